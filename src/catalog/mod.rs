@@ -1,0 +1,318 @@
+//! The curated catalogs: machines, models and quantization formats, each a CSV file under
+//! `data/` with one record per entry and a `source` for every number. They are compiled into
+//! the binary and parsed once on first use; `tests/catalog.rs` validates every entry.
+
+pub mod csv;
+
+use std::sync::OnceLock;
+
+use crate::estimator::arch::{Arch, Attention};
+
+/// What kind of memory system a machine has; the calibration is fitted per kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A discrete GPU with its own VRAM.
+    Gpu,
+    /// Apple silicon unified memory.
+    Apple,
+    /// Another system-on-chip with unified memory (Strix Halo, DGX Spark, Jetson, Snapdragon).
+    Soc,
+    /// Plain CPU inference from system RAM.
+    Cpu,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Gpu, Kind::Apple, Kind::Soc, Kind::Cpu];
+
+    /// The lowercase id used in files, URLs and the CLI.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Gpu => "gpu",
+            Kind::Apple => "apple",
+            Kind::Soc => "soc",
+            Kind::Cpu => "cpu",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.id() == s)
+    }
+
+    /// Display label for groups in the page.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Gpu => "Discrete GPUs",
+            Kind::Apple => "Apple silicon",
+            Kind::Soc => "Other unified-memory SoCs",
+            Kind::Cpu => "CPU memory systems",
+        }
+    }
+}
+
+/// One machine: a memory system with a peak bandwidth.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Machine {
+    pub id: String,
+    pub name: String,
+    pub kind: Kind,
+    /// Memory as marketed, in GiB (a "24 GB" card is 24 GiB).
+    pub memory_gib: f64,
+    /// Peak memory bandwidth, decimal GB/s.
+    pub bandwidth_gbs: f64,
+    pub bus_bits: Option<f64>,
+    pub data_rate_mts: Option<f64>,
+    /// Dense FP16 tensor TFLOPS with FP32 accumulate.
+    pub fp16_tflops: Option<f64>,
+    /// Share of memory a GPU may use (Apple unified memory); `None` means all of it.
+    pub usable_fraction: Option<f64>,
+    pub source: String,
+}
+
+impl Machine {
+    /// HBM parts (buses of 1024 bits and more) stream weights less efficiently at batch 1 in the
+    /// measured runtimes than GDDR cards of the same bandwidth; the calibration keeps them apart.
+    pub fn is_hbm(&self) -> bool {
+        self.bus_bits.is_some_and(|b| b >= 1024.0)
+    }
+}
+
+/// One model and its architecture, from its config.json.
+#[derive(Clone, Debug)]
+pub struct Model {
+    pub id: String,
+    pub name: String,
+    /// Published total parameters, billions.
+    pub params_b: f64,
+    /// Published active parameters per token, billions (= total for dense models).
+    pub active_params_b: f64,
+    pub arch: Arch,
+    /// Commonly used as a speculative-decoding draft.
+    pub draft: bool,
+    /// Why the architecture's parameter count may differ from the published total.
+    pub exemption: Option<String>,
+    pub source: String,
+}
+
+/// A weight or KV-cache storage format.
+#[derive(Clone, Debug)]
+pub struct Quant {
+    pub id: String,
+    pub name: String,
+    pub format: String,
+    /// Bits per weight; for mixes (K-quant _M/_S) the effective average over a model's tensors.
+    pub bpw: f64,
+    /// Bits for the non-expert tensors where the format keeps them wider (MXFP4 GGUFs: Q8_0).
+    pub other_bpw: Option<f64>,
+    /// Usable for weights.
+    pub weights: bool,
+    /// Usable for the KV cache.
+    pub kv: bool,
+    pub note: String,
+    pub source: String,
+}
+
+/// One measured decode result (llama-bench), used to fit and check the expected band.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub hw: String,
+    pub model: String,
+    pub quant: String,
+    /// Mean KV depth during the measured generation, tokens.
+    pub context: f64,
+    pub tg_tok_s: f64,
+    pub pp_tok_s: Option<f64>,
+    pub backend: String,
+    pub source: String,
+}
+
+/// All catalogs.
+pub struct Catalog {
+    pub machines: Vec<Machine>,
+    pub models: Vec<Model>,
+    pub quants: Vec<Quant>,
+    pub measurements: Vec<Measurement>,
+}
+
+const MACHINES: &str = include_str!("../../data/machines.csv");
+const MODELS: &str = include_str!("../../data/models.csv");
+const QUANTS: &str = include_str!("../../data/quants.csv");
+const MEASURED: &str = include_str!("../../data/measured.csv");
+
+/// The built-in catalogs, parsed on first use. The files are validated by the test suite, so a
+/// parse failure here is a build defect.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    CATALOG.get_or_init(|| Catalog::parse(MACHINES, MODELS, QUANTS, MEASURED).expect("built-in catalogs are valid"))
+}
+
+impl Catalog {
+    /// Parses the four catalog files; the error lists every bad line.
+    pub fn parse(machines: &str, models: &str, quants: &str, measured: &str) -> Result<Catalog, String> {
+        Ok(Catalog {
+            machines: csv::records(machines, parse_machine).map_err(|e| format!("machines.csv: {e}"))?,
+            models: csv::records(models, parse_model).map_err(|e| format!("models.csv: {e}"))?,
+            quants: csv::records(quants, parse_quant).map_err(|e| format!("quants.csv: {e}"))?,
+            measurements: csv::records(measured, parse_measurement).map_err(|e| format!("measured.csv: {e}"))?,
+        })
+    }
+
+    pub fn machine(&self, id: &str) -> Result<&Machine, String> {
+        self.machines
+            .iter()
+            .find(|m| m.id == id)
+            .ok_or_else(|| unknown("machine", id, self.machines.iter().map(|m| m.id.as_str())))
+    }
+
+    pub fn model(&self, id: &str) -> Result<&Model, String> {
+        self.models
+            .iter()
+            .find(|m| m.id == id)
+            .ok_or_else(|| unknown("model", id, self.models.iter().map(|m| m.id.as_str())))
+    }
+
+    /// A weight format by id.
+    pub fn quant(&self, id: &str) -> Result<&Quant, String> {
+        self.quants
+            .iter()
+            .find(|q| q.id == id && q.weights)
+            .ok_or_else(|| unknown("quant", id, self.quants.iter().filter(|q| q.weights).map(|q| q.id.as_str())))
+    }
+
+    /// A KV-cache element type by id.
+    pub fn kv_type(&self, id: &str) -> Result<&Quant, String> {
+        self.quants
+            .iter()
+            .find(|q| q.id == id && q.kv)
+            .ok_or_else(|| unknown("KV type", id, self.quants.iter().filter(|q| q.kv).map(|q| q.id.as_str())))
+    }
+}
+
+/// "unknown machine "rtx-4900"; nearest: rtx-4090, rtx-4080, rtx-4060"
+fn unknown<'a>(what: &str, id: &str, ids: impl Iterator<Item = &'a str>) -> String {
+    let mut scored: Vec<(usize, &str)> = ids.map(|c| (edit_distance(id, c), c)).collect();
+    scored.sort();
+    let nearest: Vec<&str> = scored.iter().take(3).map(|(_, c)| *c).collect();
+    format!("unknown {what} \"{id}\"; nearest: {}", nearest.join(", "))
+}
+
+/// Edit distance with adjacent transpositions (optimal string alignment), for "nearest" hints:
+/// "rtx-4900" is one step from "rtx-4090".
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
+    let kind = r.required("kind")?;
+    Ok(Machine {
+        id: r.required("id")?.to_string(),
+        name: r.required("name")?.to_string(),
+        kind: Kind::parse(kind).ok_or_else(|| format!("line {}: kind \"{kind}\" is not gpu|apple|soc|cpu", r.line))?,
+        memory_gib: r.f64("memory_gib")?,
+        bandwidth_gbs: r.f64("bandwidth_gbs")?,
+        bus_bits: r.opt_f64("bus_bits")?,
+        data_rate_mts: r.opt_f64("data_rate_mts")?,
+        fp16_tflops: r.opt_f64("fp16_tflops")?,
+        usable_fraction: r.opt_f64("usable_fraction")?,
+        source: r.required("source")?.to_string(),
+    })
+}
+
+fn parse_model(r: &csv::Record) -> Result<Model, String> {
+    let layers = r.count("layers")?;
+    let attention = match r.required("attention")? {
+        "full" => Attention::Full,
+        "swa" => Attention::SlidingWindow {
+            window: r.count("sliding_window")?,
+            swa_layers: r.count("swa_layers")?,
+        },
+        "mla" => Attention::Latent {
+            kv_lora_rank: r.count("kv_lora_rank")?,
+            q_lora_rank: r.count("q_lora_rank")?,
+            qk_rope_dim: r.count("qk_rope_dim")?,
+            qk_nope_dim: r.count("qk_nope_dim")?,
+            v_head_dim: r.count("v_head_dim")?,
+        },
+        "hybrid-linear" => Attention::HybridLinear {
+            linear_layers: r.count("linear_layers")?,
+            state_elems: r.f64("linear_state_elems")?,
+        },
+        other => return Err(format!("line {}: attention \"{other}\" is not full|swa|mla|hybrid-linear", r.line)),
+    };
+    let experts = r.count("experts")?;
+    let params_b = r.f64("params_b")?;
+    let arch = Arch {
+        layers,
+        hidden: r.count("hidden")?,
+        heads: r.count("heads")?,
+        kv_heads: r.count("kv_heads")?,
+        head_dim: r.count("head_dim")?,
+        vocab: r.count("vocab")?,
+        tied_embeddings: r.flag("tied_embeddings")?,
+        intermediate: r.count("intermediate")?,
+        experts,
+        experts_per_token: r.count("experts_per_token")?,
+        shared_experts: r.count("shared_experts")?,
+        moe_intermediate: r.count("moe_intermediate")?,
+        shared_intermediate: r.count("shared_intermediate")?,
+        dense_layers: if experts == 0 { layers } else { r.count("dense_layers")? },
+        attention,
+    };
+    let exemption = r.text("exemption");
+    Ok(Model {
+        id: r.required("id")?.to_string(),
+        name: r.required("name")?.to_string(),
+        params_b,
+        active_params_b: r.opt_f64("active_params_b")?.unwrap_or(params_b),
+        arch,
+        draft: r.flag("draft")?,
+        exemption: (!exemption.is_empty()).then(|| exemption.to_string()),
+        source: r.required("source")?.to_string(),
+    })
+}
+
+fn parse_quant(r: &csv::Record) -> Result<Quant, String> {
+    Ok(Quant {
+        id: r.required("id")?.to_string(),
+        name: r.required("name")?.to_string(),
+        format: r.required("format")?.to_string(),
+        bpw: r.f64("bpw")?,
+        other_bpw: r.opt_f64("other_bpw")?,
+        weights: r.flag("weights")?,
+        kv: r.flag("kv")?,
+        note: r.text("note").to_string(),
+        source: r.required("source")?.to_string(),
+    })
+}
+
+fn parse_measurement(r: &csv::Record) -> Result<Measurement, String> {
+    Ok(Measurement {
+        hw: r.required("hw")?.to_string(),
+        model: r.required("model")?.to_string(),
+        quant: r.required("quant")?.to_string(),
+        context: r.f64("context")?,
+        tg_tok_s: r.f64("tg_tok_s")?,
+        pp_tok_s: r.opt_f64("pp_tok_s")?,
+        backend: r.text("backend").to_string(),
+        source: r.required("source")?.to_string(),
+    })
+}

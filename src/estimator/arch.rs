@@ -1,0 +1,288 @@
+//! Parameter and KV-cache arithmetic from a model's config.json fields.
+//!
+//! Parameters (norms and biases are below 0.1% and left out):
+//! - embedding table: vocab × hidden; output head: vocab × hidden unless tied to the embedding.
+//! - attention per layer, standard/GQA: hidden × head_dim × (2·heads + 2·kv_heads) (q and o use
+//!   every head, k and v the KV heads). Linear-attention layers are counted the same way.
+//! - attention per layer, MLA (DeepSeek-V2 paper, §2.1): q = hidden·q_lora + q_lora·heads·(nope+rope)
+//!   (or hidden·heads·(nope+rope) without a q LoRA); kv_a = hidden·(kv_lora+rope);
+//!   kv_b = kv_lora·heads·(nope+v_head); o = heads·v_head·hidden.
+//! - gated MLP (SwiGLU/GeGLU): 3 × hidden × intermediate; a mixture-of-experts layer has
+//!   experts × 3 × hidden × moe_intermediate, a shared block 3 × hidden × shared_intermediate and a
+//!   router hidden × experts.
+//!
+//! Bytes read per decode token: every tensor the token passes through, except the input
+//! embedding table, of which one row is read. Tied embeddings count once, as the head.
+//!
+//! KV cache read per token at context c, per layer: 2 (K and V) × kv_heads × head_dim × tokens
+//! attended × bytes per element, where tokens attended is c for full attention and min(c, window)
+//! for sliding-window layers. MLA caches one latent of kv_lora_rank + rope dims per token (not
+//! doubled). Linear/recurrent layers keep a fixed state of `state_elems` f32 values.
+
+/// How the layers attend.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Attention {
+    /// Every layer attends the whole context.
+    Full,
+    /// `swa_layers` of the layers attend only the last `window` tokens; the rest are full.
+    SlidingWindow { window: u32, swa_layers: u32 },
+    /// DeepSeek-style multi-head latent attention.
+    Latent {
+        kv_lora_rank: u32,
+        q_lora_rank: u32,
+        qk_rope_dim: u32,
+        qk_nope_dim: u32,
+        v_head_dim: u32,
+    },
+    /// `linear_layers` layers are linear/recurrent with a fixed state; the rest are full.
+    HybridLinear { linear_layers: u32, state_elems: f64 },
+}
+
+/// A transformer's shape, as config.json gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Arch {
+    pub layers: u32,
+    pub hidden: u32,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u32,
+    pub vocab: u32,
+    pub tied_embeddings: bool,
+    /// Width of the dense MLP layers.
+    pub intermediate: u32,
+    /// Routed experts per MoE layer (0 for a dense model).
+    pub experts: u32,
+    pub experts_per_token: u32,
+    pub shared_experts: u32,
+    /// Width of one routed expert.
+    pub moe_intermediate: u32,
+    /// Total width of the shared expert(s).
+    pub shared_intermediate: u32,
+    /// Layers with a dense MLP (all of them for a dense model).
+    pub dense_layers: u32,
+    pub attention: Attention,
+}
+
+/// Bytes of a linear/recurrent layer's state element (f32).
+const STATE_BYTES: f64 = 4.0;
+
+impl Arch {
+    fn h(&self) -> f64 {
+        self.hidden as f64
+    }
+
+    pub fn is_moe(&self) -> bool {
+        self.experts > 0
+    }
+
+    /// Layers whose MLP is a mixture of experts.
+    pub fn moe_layers(&self) -> f64 {
+        if self.is_moe() {
+            self.layers.saturating_sub(self.dense_layers) as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// Attention parameters of one layer.
+    pub fn attention_params_per_layer(&self) -> f64 {
+        let h = self.h();
+        match self.attention {
+            Attention::Latent {
+                kv_lora_rank,
+                q_lora_rank,
+                qk_rope_dim,
+                qk_nope_dim,
+                v_head_dim,
+            } => {
+                let (kl, ql, rope, nope, vh) = (
+                    kv_lora_rank as f64,
+                    q_lora_rank as f64,
+                    qk_rope_dim as f64,
+                    qk_nope_dim as f64,
+                    v_head_dim as f64,
+                );
+                let heads = self.heads as f64;
+                let q = if ql > 0.0 {
+                    h * ql + ql * heads * (nope + rope)
+                } else {
+                    h * heads * (nope + rope)
+                };
+                q + h * (kl + rope) + kl * heads * (nope + vh) + heads * vh * h
+            }
+            _ => h * self.head_dim as f64 * (2.0 * self.heads as f64 + 2.0 * self.kv_heads as f64),
+        }
+    }
+
+    /// One routed expert in one layer.
+    pub fn expert_params(&self) -> f64 {
+        3.0 * self.h() * self.moe_intermediate as f64
+    }
+
+    pub fn embedding_params(&self) -> f64 {
+        self.vocab as f64 * self.h()
+    }
+
+    /// Parameters read for every token whatever the routing: head, attention, dense MLPs,
+    /// shared experts and routers.
+    pub fn always_read_params(&self) -> f64 {
+        let h = self.h();
+        let dense = self.dense_layers.min(self.layers) as f64 * 3.0 * h * self.intermediate as f64;
+        let moe_fixed = self.moe_layers() * (3.0 * h * self.shared_intermediate as f64 + h * self.experts as f64);
+        self.embedding_params() + self.layers as f64 * self.attention_params_per_layer() + dense + moe_fixed
+    }
+
+    /// Routed-expert parameters read when `experts_touched` distinct experts run in every MoE layer.
+    pub fn routed_params(&self, experts_touched: f64) -> f64 {
+        self.moe_layers() * experts_touched * self.expert_params()
+    }
+
+    /// Distinct experts per layer that a step of `tokens` tokens reads: E × (1 − (1 − k/E)^tokens),
+    /// the expected union of independent top-k choices (k for one token).
+    pub fn experts_touched(&self, tokens: f64) -> f64 {
+        if !self.is_moe() {
+            return 0.0;
+        }
+        let e = self.experts as f64;
+        let k = (self.experts_per_token as f64).min(e);
+        if tokens <= 1.0 {
+            return k;
+        }
+        e * (1.0 - (1.0 - k / e).powf(tokens))
+    }
+
+    /// Parameters read per decode token at batch 1.
+    pub fn read_params_per_token(&self) -> f64 {
+        self.always_read_params() + self.routed_params(self.experts_touched(1.0))
+    }
+
+    /// Total parameters stored.
+    pub fn total_params(&self) -> f64 {
+        let head = if self.tied_embeddings { 0.0 } else { self.embedding_params() };
+        self.always_read_params() + head + self.routed_params(self.experts as f64)
+    }
+
+    /// Bytes of KV cache held (and read by one decode token) at `context` tokens.
+    pub fn kv_bytes(&self, context: f64, bits_per_element: f64) -> f64 {
+        let c = context.max(0.0);
+        let per_layer_token = 2.0 * self.kv_heads as f64 * self.head_dim as f64;
+        let layers = self.layers as f64;
+        let elems = match self.attention {
+            Attention::Full => layers * per_layer_token * c,
+            Attention::SlidingWindow { window, swa_layers } => {
+                let swa = (swa_layers as f64).min(layers);
+                (layers - swa) * per_layer_token * c + swa * per_layer_token * c.min(window as f64)
+            }
+            Attention::Latent {
+                kv_lora_rank, qk_rope_dim, ..
+            } => layers * (kv_lora_rank + qk_rope_dim) as f64 * c,
+            Attention::HybridLinear {
+                linear_layers,
+                state_elems,
+            } => {
+                let lin = (linear_layers as f64).min(layers);
+                let state = lin * state_elems * STATE_BYTES * 8.0 / bits_per_element;
+                (layers - lin) * per_layer_token * c + state
+            }
+        };
+        elems * bits_per_element / 8.0
+    }
+
+    /// Attention FLOPs for a prompt of `p` tokens (QKᵀ and AV, causal: half the square).
+    pub fn attention_flops(&self, p: f64) -> f64 {
+        let width = match self.attention {
+            Attention::Latent {
+                qk_rope_dim,
+                qk_nope_dim,
+                v_head_dim,
+                ..
+            } => (qk_rope_dim + qk_nope_dim + v_head_dim) as f64 / 2.0,
+            _ => self.head_dim as f64,
+        };
+        let full_layers = match self.attention {
+            Attention::HybridLinear { linear_layers, .. } => self.layers.saturating_sub(linear_layers) as f64,
+            _ => self.layers as f64,
+        };
+        2.0 * 2.0 * full_layers * self.heads as f64 * width * p * p / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn llama3_8b() -> Arch {
+        Arch {
+            layers: 32,
+            hidden: 4096,
+            heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            vocab: 128256,
+            tied_embeddings: false,
+            intermediate: 14336,
+            experts: 0,
+            experts_per_token: 0,
+            shared_experts: 0,
+            moe_intermediate: 0,
+            shared_intermediate: 0,
+            dense_layers: 32,
+            attention: Attention::Full,
+        }
+    }
+
+    #[test]
+    fn llama3_8b_has_8_03b_parameters_and_128_kib_of_kv_per_token() {
+        let a = llama3_8b();
+        assert!((a.total_params() / 1e9 - 8.03).abs() < 0.01, "{}", a.total_params());
+        // 2 × 32 layers × 8 heads × 128 × 2 bytes = 131072 bytes per token.
+        assert_eq!(a.kv_bytes(1.0, 16.0), 131072.0);
+        // The input embedding is not read per token.
+        assert!((a.total_params() - a.read_params_per_token() - a.embedding_params()).abs() < 1.0);
+    }
+
+    #[test]
+    fn deepseek_v3_mla_caches_576_values_per_layer_per_token() {
+        let a = Arch {
+            layers: 61,
+            attention: Attention::Latent {
+                kv_lora_rank: 512,
+                q_lora_rank: 1536,
+                qk_rope_dim: 64,
+                qk_nope_dim: 128,
+                v_head_dim: 128,
+            },
+            ..llama3_8b()
+        };
+        // 61 × 576 × 2 bytes ≈ 70 KB per token.
+        assert_eq!(a.kv_bytes(1.0, 16.0), 61.0 * 576.0 * 2.0);
+    }
+
+    #[test]
+    fn sliding_window_layers_stop_growing_at_the_window() {
+        let a = Arch {
+            attention: Attention::SlidingWindow {
+                window: 1024,
+                swa_layers: 32,
+            },
+            ..llama3_8b()
+        };
+        assert_eq!(a.kv_bytes(1024.0, 16.0), a.kv_bytes(100_000.0, 16.0));
+        assert!(a.kv_bytes(512.0, 16.0) < a.kv_bytes(1024.0, 16.0));
+    }
+
+    #[test]
+    fn a_batch_reads_the_union_of_experts() {
+        let a = Arch {
+            experts: 8,
+            experts_per_token: 2,
+            moe_intermediate: 14336,
+            dense_layers: 0,
+            ..llama3_8b()
+        };
+        assert_eq!(a.experts_touched(1.0), 2.0);
+        // 8 × (1 − 0.75²) = 3.5 experts for two tokens.
+        assert!((a.experts_touched(2.0) - 3.5).abs() < 1e-9);
+        assert!(a.experts_touched(1000.0) <= 8.0);
+    }
+}

@@ -1,0 +1,142 @@
+//! Parsing of numbers and sizes as users type them in URLs, the CLI and the form.
+//!
+//! Sizes of weight files are decimal GB unless suffixed: `19`, `19GB`, `19 GB`, `4.58GiB`,
+//! `19000MB`, `512MiB`, `1.2TB`, `20000000000B`.
+
+/// A finite number, or a message saying why not.
+pub fn number(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("is empty".into());
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err("is not a finite number".into()),
+        Err(_) => Err("is not a number".into()),
+    }
+}
+
+/// A number within `[min, max]`.
+pub fn number_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
+    let v = number(text)?;
+    if v < min || v > max {
+        return Err(format!("is outside {}–{}", fmt_bound(min), fmt_bound(max)));
+    }
+    Ok(v)
+}
+
+/// A number greater than zero and at most `max`.
+pub fn positive(text: &str, max: f64) -> Result<f64, String> {
+    let v = number(text)?;
+    if v <= 0.0 {
+        return Err("must be greater than 0".into());
+    }
+    if v > max {
+        return Err(format!("is larger than {}, the most this field takes", fmt_bound(max)));
+    }
+    Ok(v)
+}
+
+/// A whole number within `[min, max]`.
+pub fn whole(text: &str, min: u32, max: u32) -> Result<u32, String> {
+    let v = number(text)?;
+    if v.fract() != 0.0 {
+        return Err("is not a whole number".into());
+    }
+    if v < min as f64 || v > max as f64 {
+        return Err(format!("is outside {min}–{max}"));
+    }
+    Ok(v as u32)
+}
+
+fn fmt_bound(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A size in bytes: a bare number is decimal GB; suffixes B, KB, MB, GB, TB, KiB, MiB, GiB, TiB.
+pub fn size_bytes(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = (t[..split].trim(), t[split..].trim());
+    let scale = match unit.to_ascii_lowercase().as_str() {
+        "" | "gb" | "g" => 1e9,
+        "b" => 1.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "tb" => 1e12,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        "tib" => 1024.0f64.powi(4),
+        _ => return Err("has an unknown unit (use B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)".into()),
+    };
+    let v = number(num)?;
+    if v <= 0.0 {
+        return Err("must be greater than 0".into());
+    }
+    let bytes = v * scale;
+    if bytes > 1e15 {
+        return Err("is larger than 1 PB".into());
+    }
+    Ok(bytes)
+}
+
+/// Bytes as a short decimal figure: "19.0 GB", "70.3 KB".
+pub fn fmt_bytes(b: f64) -> String {
+    let (v, unit) = if b >= 1e12 {
+        (b / 1e12, "TB")
+    } else if b >= 1e9 {
+        (b / 1e9, "GB")
+    } else if b >= 1e6 {
+        (b / 1e6, "MB")
+    } else if b >= 1e3 {
+        (b / 1e3, "KB")
+    } else {
+        (b, "B")
+    };
+    if v >= 100.0 {
+        format!("{v:.0} {unit}")
+    } else {
+        format!("{v:.1} {unit}")
+    }
+}
+
+/// tok/s with one decimal, more for tiny figures.
+pub fn fmt_tok_s(v: f64) -> String {
+    if v > 0.0 && v < 0.1 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_with_and_without_units() {
+        assert_eq!(size_bytes("19").unwrap(), 19e9);
+        assert_eq!(size_bytes("19GB").unwrap(), 19e9);
+        assert_eq!(size_bytes("4.58GiB").unwrap(), 4.58 * 1024.0 * 1024.0 * 1024.0);
+        assert_eq!(size_bytes("512 MiB").unwrap(), 512.0 * 1024.0 * 1024.0);
+        assert!(size_bytes("19 parsecs").unwrap_err().contains("unknown unit"));
+        assert!(size_bytes("-3GB").is_err());
+        assert!(size_bytes("NaN").is_err());
+    }
+
+    #[test]
+    fn numbers_reject_what_is_not_finite() {
+        assert!(number("abc").unwrap_err().contains("not a number"));
+        assert!(number("inf").is_err());
+        assert!(number("").is_err());
+        assert!(positive("0", 10.0).is_err());
+        assert!(positive("1e308", 1e5).is_err());
+        assert!(whole("2.5", 1, 8).is_err());
+        assert_eq!(whole("4", 1, 8).unwrap(), 4);
+    }
+}

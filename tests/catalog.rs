@@ -1,0 +1,221 @@
+//! Every catalog entry parses, has a source and sane numbers; the arithmetic behind each agrees
+//! with what its vendor or model card publishes.
+
+use std::collections::HashSet;
+
+use tokbound::catalog::{catalog, Kind};
+
+fn url_safe(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.'))
+}
+
+#[test]
+fn ids_are_unique_lowercase_and_url_safe() {
+    let cat = catalog();
+    for (what, ids) in [
+        ("machine", cat.machines.iter().map(|m| m.id.as_str()).collect::<Vec<_>>()),
+        ("model", cat.models.iter().map(|m| m.id.as_str()).collect()),
+        ("quant", cat.quants.iter().map(|q| q.id.as_str()).collect()),
+    ] {
+        let mut seen = HashSet::new();
+        for id in ids {
+            assert!(url_safe(id), "{what} id {id:?}");
+            assert!(seen.insert(id), "duplicate {what} id {id}");
+        }
+    }
+}
+
+#[test]
+fn the_catalogs_cover_what_people_run() {
+    let cat = catalog();
+    assert!(cat.machines.len() >= 100, "{} machines", cat.machines.len());
+    assert!(cat.models.len() >= 40, "{} models", cat.models.len());
+    for kind in Kind::ALL {
+        assert!(cat.machines.iter().filter(|m| m.kind == kind).count() >= 5, "{kind:?}");
+    }
+    for id in [
+        "rtx-4090",
+        "rtx-4090-laptop",
+        "m1-max-32c",
+        "m2-ultra-76c",
+        "ddr5-5600-2ch",
+        "dgx-spark",
+        "strix-halo-395",
+        "mi300x",
+        "h100-sxm",
+    ] {
+        cat.machine(id).unwrap();
+    }
+    for id in [
+        "llama-3.1-8b",
+        "llama-3.1-405b",
+        "qwen2.5-32b",
+        "qwen3-30b-a3b",
+        "deepseek-v3",
+        "kimi-k2",
+        "gpt-oss-20b",
+        "gpt-oss-120b",
+        "gemma-3-27b",
+        "mixtral-8x7b",
+        "phi-4",
+    ] {
+        cat.model(id).unwrap();
+    }
+    assert!(cat.models.iter().filter(|m| m.draft).count() >= 3);
+    for id in [
+        "f16",
+        "q8_0",
+        "q4_k_m",
+        "iq4_xs",
+        "iq1_s",
+        "gptq-4bit",
+        "awq-4bit",
+        "mlx-4bit",
+        "fp8",
+        "mxfp4",
+        "nvfp4",
+    ] {
+        cat.quant(id).unwrap();
+    }
+    for id in ["f16", "bf16", "q8_0", "q4_0", "fp8"] {
+        cat.kv_type(id).unwrap();
+    }
+}
+
+#[test]
+fn machine_numbers_are_sane_and_bandwidth_follows_the_bus() {
+    for m in &catalog().machines {
+        assert!(!m.source.is_empty() && !m.name.is_empty(), "{}", m.id);
+        assert!(
+            (1.0..=100_000.0).contains(&m.bandwidth_gbs),
+            "{} bandwidth {}",
+            m.id,
+            m.bandwidth_gbs
+        );
+        assert!((1.0..=4096.0).contains(&m.memory_gib), "{} memory {}", m.id, m.memory_gib);
+        if let Some(t) = m.fp16_tflops {
+            assert!((1.0..=10_000.0).contains(&t), "{} tflops {t}", m.id);
+        }
+        if let Some(u) = m.usable_fraction {
+            assert!((0.3..=1.0).contains(&u), "{} usable {u}", m.id);
+        }
+        if let (Some(bus), Some(rate)) = (m.bus_bits, m.data_rate_mts) {
+            let derived = bus * rate / 8.0 / 1000.0;
+            assert!(
+                (derived / m.bandwidth_gbs - 1.0).abs() <= 0.02,
+                "{}: {bus} bits × {rate} MT/s = {derived:.1} GB/s, listed {}",
+                m.id,
+                m.bandwidth_gbs
+            );
+        }
+        if m.kind == Kind::Cpu {
+            assert!(m.fp16_tflops.is_none(), "{}: CPU memory systems have no tensor TFLOPS", m.id);
+        }
+    }
+}
+
+#[test]
+fn laptop_gpus_are_not_given_desktop_figures() {
+    let cat = catalog();
+    for (laptop, desktop) in [
+        ("rtx-4090-laptop", "rtx-4090"),
+        ("rtx-4080-laptop", "rtx-4080"),
+        ("rtx-3080-ti-laptop", "rtx-3080-ti"),
+    ] {
+        let (l, d) = (cat.machine(laptop).unwrap(), cat.machine(desktop).unwrap());
+        assert!(l.bandwidth_gbs < d.bandwidth_gbs, "{laptop}");
+    }
+}
+
+#[test]
+fn model_architecture_matches_its_published_parameter_count() {
+    let cat = catalog();
+    let mut exempt = Vec::new();
+    for m in &cat.models {
+        assert!(!m.source.is_empty(), "{}", m.id);
+        assert!(m.active_params_b <= m.params_b * 1.0001, "{}", m.id);
+        let a = &m.arch;
+        assert!(
+            a.layers > 0 && a.hidden > 0 && a.heads > 0 && a.kv_heads > 0 && a.head_dim > 0 && a.vocab > 0,
+            "{}",
+            m.id
+        );
+        assert!(a.kv_heads <= a.heads, "{}", m.id);
+        if a.is_moe() {
+            assert!(
+                a.experts_per_token > 0 && a.experts_per_token <= a.experts && a.moe_intermediate > 0,
+                "{}",
+                m.id
+            );
+        }
+        let computed = a.total_params() / 1e9;
+        let off = computed / m.params_b - 1.0;
+        match &m.exemption {
+            Some(why) => {
+                assert!(why.len() > 20, "{}: an exemption needs its reason", m.id);
+                exempt.push(m.id.clone());
+            }
+            None => assert!(
+                off.abs() <= 0.03,
+                "{}: architecture gives {computed:.3}B, published {}B ({:+.1}%)",
+                m.id,
+                m.params_b,
+                off * 100.0
+            ),
+        }
+    }
+    assert!(exempt.len() <= 5, "too many exemptions: {exempt:?}");
+}
+
+#[test]
+fn quants_are_sane() {
+    for q in &catalog().quants {
+        assert!((1.0..=32.0).contains(&q.bpw), "{}", q.id);
+        assert!(q.weights || q.kv, "{}", q.id);
+        assert!(!q.source.is_empty(), "{}", q.id);
+    }
+    let cat = catalog();
+    assert_eq!(cat.quant("q8_0").unwrap().bpw, 8.5);
+    assert_eq!(cat.quant("q4_0").unwrap().bpw, 4.5);
+    assert_eq!(cat.kv_type("q4_0").unwrap().bpw, 4.5);
+}
+
+#[test]
+fn unknown_ids_name_the_nearest() {
+    let e = catalog().machine("rtx-4900").unwrap_err();
+    assert!(e.contains("rtx-4090"), "{e}");
+    let e = catalog().model("lama-3.1-8b").unwrap_err();
+    assert!(e.contains("llama-3.1-8b"), "{e}");
+}
+
+#[test]
+fn a_broken_file_is_reported_with_its_line() {
+    let good_models = "id,name,params_b,layers,hidden,heads,kv_heads,head_dim,vocab,attention,source\n";
+    let e = tokbound::catalog::Catalog::parse(
+        "id,name,kind,memory_gib,bandwidth_gbs,source\nx,X,gpu,abc,1,s\n",
+        good_models,
+        "id,name,format,bpw,source\n",
+        "hw,model,quant,context,tg_tok_s,source\n",
+    )
+    .err()
+    .unwrap();
+    assert!(
+        e.contains("machines.csv") && e.contains("line 2") && e.contains("memory_gib"),
+        "{e}"
+    );
+}
+
+#[test]
+fn every_measurement_resolves() {
+    let cat = catalog();
+    assert!(cat.measurements.len() >= 100);
+    for m in &cat.measurements {
+        cat.machine(&m.hw).unwrap();
+        cat.model(&m.model).unwrap();
+        cat.quant(&m.quant).unwrap();
+        assert!(!m.source.is_empty());
+    }
+}

@@ -1,0 +1,210 @@
+//! The estimator against the seed's figures and the physics' invariants.
+
+use proptest::prelude::*;
+use tokbound::catalog::catalog;
+use tokbound::estimator::{estimate, Estimate};
+use tokbound::scenario::Scenario;
+
+fn run(query: &str) -> Estimate {
+    let (s, issues) = Scenario::from_query(query);
+    assert!(issues.is_empty(), "{query}: {issues:?}");
+    estimate(&s.resolve(catalog()).unwrap_or_else(|e| panic!("{query}: {e:?}")))
+}
+
+fn round1(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+#[test]
+fn the_seed_table_19_gb_and_5_gb_files() {
+    for (bw, c19, c5) in [(1000.0, 52.6, 200.0), (400.0, 21.1, 80.0), (800.0, 42.1, 160.0), (80.0, 4.2, 16.0)] {
+        assert_eq!(
+            round1(run(&format!("bw={bw}&weights=19GB&ctx=0")).ceiling_tok_s),
+            c19,
+            "19 GB at {bw}"
+        );
+        assert_eq!(round1(run(&format!("bw={bw}&weights=5GB&ctx=0")).ceiling_tok_s), c5, "5 GB at {bw}");
+    }
+}
+
+#[test]
+fn sixteen_gb_per_token_from_an_80_gb_s_pool_is_5_tok_s() {
+    let e = run("bw=1008&mem=24&weights=16GB&ctx=0&gpu_frac=0&ram_bw=80");
+    assert_eq!(round1(e.ceiling_tok_s), 5.0);
+    assert_eq!(e.pools.len(), 2);
+}
+
+#[test]
+fn q8_0_is_about_1_75_times_slower_than_q4_k_m() {
+    let q8 = run("hw=rtx-4090&model=llama-3.1-8b&quant=q8_0&ctx=0").ceiling_tok_s;
+    let q4 = run("hw=rtx-4090&model=llama-3.1-8b&quant=q4_k_m&ctx=0").ceiling_tok_s;
+    let ratio = q4 / q8;
+    assert!((1.65..1.85).contains(&ratio), "{ratio}");
+}
+
+#[test]
+fn the_default_scenario_is_the_seeds_headline() {
+    let e = run("");
+    assert!((45.0..55.0).contains(&e.ceiling_tok_s), "{}", e.ceiling_tok_s);
+    assert!(e.expected_tok_s < e.ceiling_tok_s);
+    assert_eq!(e.fits, Some(true));
+    // The same model on the seed's other machines ranks as the seed says.
+    let m1 = run("hw=m1-max-32c").ceiling_tok_s;
+    let ultra = run("hw=m2-ultra-76c").ceiling_tok_s;
+    let ddr5 = run("hw=ddr5-5600-2ch").ceiling_tok_s;
+    assert!(ddr5 < m1 && m1 < ultra && ultra < e.ceiling_tok_s, "{ddr5} {m1} {ultra}");
+}
+
+#[test]
+fn deepseek_v3_caches_about_70_kb_per_token_and_reads_only_active_experts() {
+    let a = run("hw=h200-sxm&model=deepseek-v3&quant=q4_k_m&ctx=1");
+    assert_eq!(a.bytes_per_token.kv, 61.0 * 576.0 * 2.0);
+    // 37B active at 4.9 bits ≈ 22 GB, nowhere near 671B's 400 GB.
+    assert!((15e9..30e9).contains(&a.bytes_per_token.weights), "{}", a.bytes_per_token.weights);
+    assert!(a.stored_weight_bytes > 350e9);
+}
+
+#[test]
+fn a_model_that_does_not_fit_spills_to_ram_and_slows() {
+    let fits = run("hw=rtx-4090&model=llama-3.1-8b");
+    let spills = run("hw=rtx-4090&model=llama-3.1-70b");
+    assert_eq!(fits.fits, Some(true));
+    assert_eq!(spills.fits, Some(false));
+    let spill = spills.spill.expect("a spill");
+    assert_eq!(spill.pool, "VRAM");
+    assert_eq!(spill.into, "system RAM");
+    assert!(spill.fraction > 0.3 && spill.fraction < 0.9, "{}", spill.fraction);
+    // Mostly bound by the RAM share: well under the VRAM-only ceiling.
+    assert!(spills.ceiling_tok_s < 1008e9 / spills.bytes_per_token.total / 2.0);
+}
+
+#[test]
+fn expert_offload_reads_routed_experts_at_ram_speed() {
+    let e = run("hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ram_bw=80");
+    assert_eq!(e.pools.len(), 2);
+    assert_eq!(e.pools[1].pool, "system RAM");
+    assert!(e.pools[1].weight_bytes > 0.0 && e.pools[1].kv_bytes == 0.0);
+    let all_gpu = run("hw=rtx-4090&model=qwen3-30b-a3b&gpu_frac=1");
+    assert!(e.ceiling_tok_s < all_gpu.ceiling_tok_s);
+}
+
+#[test]
+fn tensor_parallel_adds_bandwidth_layer_split_adds_capacity_only() {
+    let one = run("hw=rtx-3090&model=llama-3.1-8b&ctx=0");
+    let tp2 = run("hw=rtx-3090&model=llama-3.1-8b&ctx=0&tp=2");
+    let split2 = run("hw=rtx-3090&model=llama-3.1-8b&ctx=0&split=2");
+    assert!((tp2.ceiling_tok_s / one.ceiling_tok_s - 1.8).abs() < 1e-9);
+    assert_eq!(split2.ceiling_tok_s, one.ceiling_tok_s);
+    assert_eq!(split2.memory_available_bytes.unwrap(), 2.0 * one.memory_available_bytes.unwrap());
+}
+
+#[test]
+fn apple_machines_use_the_usable_fraction() {
+    let e = run("hw=m2-ultra-76c&model=llama-3.1-8b");
+    assert_eq!(e.memory_available_bytes.unwrap(), 192.0 * 0.75 * 1024f64.powi(3));
+    let custom = run("hw=m2-ultra-76c&model=llama-3.1-8b&usable=0.5");
+    assert_eq!(custom.memory_available_bytes.unwrap(), 192.0 * 0.5 * 1024f64.powi(3));
+}
+
+#[test]
+fn prefill_is_compute_bound_and_unknown_without_tflops() {
+    let gpu = run("hw=rtx-4090&model=llama-3.1-8b&prompt=4096");
+    let t = gpu.ttft_s.unwrap();
+    // 2 × 7.5e9 × 4096 FLOPs at half of 165 TFLOPS ≈ 0.75 s.
+    assert!((0.5..1.5).contains(&t), "{t}");
+    let cpu = run("hw=ddr5-5600-2ch&model=llama-3.1-8b&prompt=4096");
+    assert_eq!(cpu.ttft_s, None);
+    assert!(cpu.notes.iter().any(|n| n.contains("prefill unknown")));
+}
+
+#[test]
+fn batching_amortizes_the_weight_read_until_compute_binds() {
+    let b1 = run("hw=rtx-4090&model=llama-3.1-8b&ctx=0&batch=1").batch.unwrap();
+    let b8 = run("hw=rtx-4090&model=llama-3.1-8b&ctx=0&batch=8").batch.unwrap();
+    assert!(b8.aggregate_tok_s > 5.0 * b1.aggregate_tok_s);
+    assert!(b8.per_stream_tok_s <= b1.per_stream_tok_s);
+    let from = b1.compute_bound_from.expect("a crossover");
+    assert!((16..1024).contains(&from), "{from}");
+}
+
+#[test]
+fn a_moe_batch_reads_more_experts_than_one_token() {
+    let one = run("hw=h100-sxm&model=mixtral-8x7b&batch=1").batch.unwrap();
+    let four = run("hw=h100-sxm&model=mixtral-8x7b&batch=4").batch.unwrap();
+    // Four tokens touch more experts, so a step costs more than one token's.
+    assert!(four.per_stream_tok_s < one.per_stream_tok_s);
+}
+
+#[test]
+fn speculative_decoding_beats_the_ceiling_when_guesses_hold() {
+    let e = run("hw=rtx-4090&model=llama-3.1-70b&gpu_frac=1&draft=llama-3.2-1b&k=4&accept=1");
+    let s = e.speculative.unwrap();
+    assert_eq!(s.tokens_per_step, 5.0);
+    assert!(s.speedup > 3.0, "{}", s.speedup);
+    let poor = run("hw=rtx-4090&model=llama-3.1-70b&gpu_frac=1&draft=llama-3.2-1b&k=4&accept=0")
+        .speculative
+        .unwrap();
+    assert_eq!(poor.tokens_per_step, 1.0);
+    assert!(poor.speedup < 1.0);
+    // The plain bound stays the plain bound.
+    assert_eq!(e.ceiling_tok_s, run("hw=rtx-4090&model=llama-3.1-70b&gpu_frac=1").ceiling_tok_s);
+}
+
+fn finite(e: &Estimate) -> bool {
+    [
+        e.ceiling_tok_s,
+        e.expected_tok_s,
+        e.expected_low_tok_s,
+        e.expected_high_tok_s,
+        e.bytes_per_token.total,
+        e.memory_needed_bytes,
+    ]
+    .iter()
+    .all(|v| v.is_finite())
+}
+
+proptest! {
+    #[test]
+    fn more_bandwidth_is_never_slower(bw in 1.0f64..20000.0, extra in 0.0f64..5000.0, ctx in 0u32..200_000) {
+        let a = run(&format!("bw={bw}&params=8&layers=32&kv_heads=8&head_dim=128&ctx={ctx}"));
+        let b = run(&format!("bw={}&params=8&layers=32&kv_heads=8&head_dim=128&ctx={ctx}", bw + extra));
+        prop_assert!(b.ceiling_tok_s >= a.ceiling_tok_s);
+        prop_assert!(b.expected_tok_s >= a.expected_tok_s * (1.0 - 1e-12));
+    }
+
+    #[test]
+    fn more_context_is_never_faster(model in 0usize..58, ctx in 0u32..500_000, more in 0u32..500_000) {
+        let id = &catalog().models[model % catalog().models.len()].id;
+        let a = run(&format!("hw=h200-sxm&model={id}&ctx={ctx}"));
+        let b = run(&format!("hw=h200-sxm&model={id}&ctx={}", ctx + more));
+        prop_assert!(b.ceiling_tok_s <= a.ceiling_tok_s);
+        prop_assert!(b.expected_tok_s <= a.expected_tok_s * (1.0 + 1e-12));
+    }
+
+    #[test]
+    fn expected_never_exceeds_the_ceiling_and_nothing_is_nan(
+        machine in 0usize..1000, model in 0usize..1000, quant in 0usize..1000,
+        ctx in 0u32..10_000_000, frac in 0.0f64..=1.0, batch in 1u32..4096, k in 1u32..32, accept in 0.0f64..=1.0,
+    ) {
+        let cat = catalog();
+        let hw = &cat.machines[machine % cat.machines.len()].id;
+        let m = &cat.models[model % cat.models.len()].id;
+        let weight_quants: Vec<_> = cat.quants.iter().filter(|q| q.weights).collect();
+        let q = &weight_quants[quant % weight_quants.len()].id;
+        let e = run(&format!("hw={hw}&model={m}&quant={q}&ctx={ctx}&gpu_frac={frac}&batch={batch}&draft=qwen2.5-0.5b&k={k}&accept={accept}"));
+        prop_assert!(finite(&e));
+        prop_assert!(e.ceiling_tok_s > 0.0);
+        prop_assert!(e.expected_tok_s <= e.ceiling_tok_s);
+        prop_assert!(e.expected_low_tok_s <= e.expected_tok_s && e.expected_tok_s <= e.expected_high_tok_s);
+        prop_assert!(e.expected_high_tok_s <= e.ceiling_tok_s);
+        let b = e.batch.unwrap();
+        prop_assert!(b.aggregate_tok_s.is_finite() && b.per_stream_tok_s.is_finite());
+        prop_assert!(e.speculative.unwrap().tok_s.is_finite());
+    }
+
+    #[test]
+    fn any_finite_custom_input_gives_finite_output(bw in 1e-3f64..1e5, size in 1e-3f64..1e5, params in 1e-3f64..1e5, ctx in 0u32..100_000_000) {
+        let e = run(&format!("bw={bw}&weights={size}GB&params={params}&layers=80&kv_heads=8&head_dim=128&ctx={ctx}&mem=24"));
+        prop_assert!(finite(&e));
+    }
+}
