@@ -1,0 +1,39 @@
+# tokbound: `make serve` to build and serve, `make test` to run every test. See README.md.
+SHELL := /bin/bash
+.DEFAULT_GOAL := serve
+WEB := scripts/webenv
+PORT ?= 8080
+
+.PHONY: setup serve dist test lint test-native test-web test-e2e bench clean
+
+setup:
+	@scripts/setup.sh
+
+## Release build into dist/ (relative URLs: works from any sub-path of a static host).
+dist: setup
+	$(WEB) trunk build --release --dist dist
+
+## Build, then serve dist/ at http://127.0.0.1:$(PORT).
+serve: dist
+	@echo "tokbound at http://127.0.0.1:$(PORT)/"
+	python3 -m http.server $(PORT) --bind 127.0.0.1 --directory dist
+
+## Every test: formatting and lints, native tests, browser tests, end-to-end tests on the built page.
+test: setup lint test-native test-web dist test-e2e
+
+lint: setup
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	$(WEB) cargo clippy --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
+
+test-native:
+	cargo test --all-targets
+
+test-web: setup
+	$(WEB) cargo test --target wasm32-unknown-unknown --test web
+
+test-e2e: dist
+	cd tests/e2e && node --test --test-concurrency=1 *.test.mjs
+
+clean:
+	rm -rf dist target .toolchain

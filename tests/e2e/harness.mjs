@@ -1,0 +1,94 @@
+// Shared set-up for the end-to-end tests: a static server for the built dist/ on 127.0.0.1 and
+// headless Chromium (the installed one) driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { join, extname, resolve, normalize } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const DIST = resolve(process.env.TOKBOUND_DIST || new URL('../../dist', import.meta.url).pathname);
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.csv': 'text/csv' };
+
+/** Serves DIST under `prefix` (so tests can check that the page works from a sub-path). */
+export async function serve(prefix = '/') {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let path = decodeURIComponent(url.pathname);
+    if (!path.startsWith(prefix)) { res.writeHead(404); res.end('not found'); return; }
+    path = path.slice(prefix.length);
+    if (path === '' || path.endsWith('/')) path += 'index.html';
+    const file = normalize(join(DIST, path));
+    if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
+    try {
+      if (!(await stat(file)).isFile()) throw new Error('not a file');
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
+      res.end(await readFile(file));
+    } catch {
+      res.writeHead(404); res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${server.address().port}${prefix}`;
+  return { base, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+function chromePath() {
+  if (process.env.CHROME) return process.env.CHROME;
+  for (const p of ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome',
+    '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome']) if (existsSync(p)) return p;
+  return execSync('command -v chromium || command -v google-chrome', { shell: '/bin/sh' }).toString().trim();
+}
+
+/** Launches headless Chromium (playwright gives it a fresh temporary profile) with no background networking. */
+export async function launch() {
+  return chromium.launch({
+    executablePath: chromePath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Opens a page that records console errors, failed or 404 responses, and every request URL.
+ * Returns { page, errors, failures, requests }.
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  const failures = [];
+  const requests = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('request', (req) => requests.push(req.url()));
+  page.on('requestfailed', (req) => failures.push(`${req.url()} ${req.failure()?.errorText}`));
+  page.on('response', (res) => { if (res.status() >= 400) failures.push(`${res.url()} ${res.status()}`); });
+  return { page, errors, failures, requests };
+}
+
+/** Reads the headline ceiling (tok/s) once the app has rendered it. */
+export async function ceiling(page) {
+  const el = page.getByTestId('ceiling');
+  await el.waitFor({ timeout: 20000 });
+  const text = await el.textContent();
+  const m = /^(\d+(?:\.\d)?) tok\/s/.exec(text);
+  if (!m) throw new Error(`ceiling text "${text}" does not start with a number to one decimal`);
+  return Number(m[1]);
+}
+
+/** True when the canvas has at least two distinct pixel colours (something was drawn). */
+export async function canvasSignature(page, testid) {
+  return page.getByTestId(testid).evaluate((c) => {
+    const ctx = c.getContext('2d');
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    let hash = 0; const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 7) {
+      const v = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+      colours.add(v); hash = (hash * 31 + v) >>> 0;
+    }
+    return { width: c.width, height: c.height, colours: colours.size, hash };
+  });
+}
