@@ -5,6 +5,10 @@
 //! native CLI, the native tests and the WebAssembly app all run the same arithmetic:
 //!
 //! - [`estimator`]: every term of the bandwidth arithmetic.
+//! - [`catalog`]: machines, models, formats and measurements, from `data/*.csv`.
+//! - [`calibration`]: the expected band, fitted on the measurements.
+//! - [`scenario`]: every input, and the one codec to and from a URL query string.
+//! - [`views`]: what the tables and the headline show.
 //! - [`charts`]: chart drawing, generic over any plotters `DrawingBackend`.
 //!
 //! The browser app (`app`, `components`) is compiled only for `wasm32`.
@@ -15,6 +19,7 @@ pub mod charts;
 pub mod estimator;
 pub mod scenario;
 pub mod units;
+pub mod views;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

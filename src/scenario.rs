@@ -284,50 +284,111 @@ impl Scenario {
         self.params.is_some() || self.active.is_some() || self.layers.is_some() || self.kv_heads.is_some() || self.head_dim.is_some()
     }
 
-    /// Writes the scenario as a query string: `v=1` first, keys in [`KEYS`] order, defaults left out.
-    pub fn to_query(&self) -> String {
-        let mut out: Vec<(&str, String)> = vec![("v", FORMAT_VERSION.into())];
+    /// Every key that is set, with its value as text, in [`KEYS`] order (defaults included).
+    pub fn pairs(&self) -> Vec<(&'static str, String)> {
+        let mut out: Vec<(&'static str, String)> = Vec::new();
         let mut put = |k: &'static str, v: Option<String>| {
             if let Some(v) = v {
                 out.push((k, v));
             }
         };
-        let custom_machine = self.bw.is_some();
-        put("hw", self.hw.clone().filter(|h| custom_machine || h != DEFAULT_HW));
+        put("hw", self.hw.clone());
         put("bw", self.bw.map(num));
         put("mem", self.mem.map(num));
         put("kind", self.kind.map(|k| k.id().to_string()));
         put("tflops", self.tflops.map(num));
         put("usable", self.usable.map(num));
-        put(
-            "model",
-            self.model.clone().filter(|m| self.has_custom_model_keys() || m != DEFAULT_MODEL),
-        );
+        put("model", self.model.clone());
         put("params", self.params.map(num));
         put("active", self.active.map(num));
         put("layers", self.layers.map(|v| v.to_string()));
         put("kv_heads", self.kv_heads.map(|v| v.to_string()));
         put("head_dim", self.head_dim.map(|v| v.to_string()));
-        put("quant", self.quant.clone().filter(|q| q != DEFAULT_QUANT));
+        put("quant", self.quant.clone());
         put("bpw", self.bpw.map(num));
         put("weights", self.weights.map(|w| w.to_string()));
-        put("ctx", self.ctx.filter(|&c| c != DEFAULT_CTX).map(|v| v.to_string()));
-        put("kv", self.kv.clone().filter(|k| k != DEFAULT_KV));
+        put("ctx", self.ctx.map(|v| v.to_string()));
+        put("kv", self.kv.clone());
         put("gpu_frac", self.gpu_frac.map(num));
         put("ram_bw", self.ram_bw.map(num));
         put(
             "offload",
             self.offload_experts.map(|e| if e { "experts" } else { "none" }.to_string()),
         );
-        put("tp", self.tp.filter(|&t| t != 1).map(|v| v.to_string()));
-        put("split", self.split.filter(|&t| t != 1).map(|v| v.to_string()));
+        put("tp", self.tp.map(|v| v.to_string()));
+        put("split", self.split.map(|v| v.to_string()));
         put("batch", self.batch.map(|v| v.to_string()));
         put("draft", self.draft.clone());
         put("draft_weights", self.draft_weights.map(|w| w.to_string()));
-        put("k", self.k.filter(|&k| k != DEFAULT_K).map(|v| v.to_string()));
-        put("accept", self.accept.filter(|&a| a != DEFAULT_ACCEPT).map(num));
-        put("prompt", self.prompt.filter(|&p| p != DEFAULT_PROMPT).map(|v| v.to_string()));
-        out.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&")
+        put("k", self.k.map(|v| v.to_string()));
+        put("accept", self.accept.map(num));
+        put("prompt", self.prompt.map(|v| v.to_string()));
+        out
+    }
+
+    /// The text of one key if it is set.
+    pub fn value_text(&self, key: &str) -> Option<String> {
+        self.pairs().into_iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// Unsets one key (back to its default, or "not given").
+    pub fn clear(&mut self, key: &str) {
+        match key {
+            "hw" => self.hw = None,
+            "bw" => self.bw = None,
+            "mem" => self.mem = None,
+            "kind" => self.kind = None,
+            "tflops" => self.tflops = None,
+            "usable" => self.usable = None,
+            "model" => self.model = None,
+            "params" => self.params = None,
+            "active" => self.active = None,
+            "layers" => self.layers = None,
+            "kv_heads" => self.kv_heads = None,
+            "head_dim" => self.head_dim = None,
+            "quant" => self.quant = None,
+            "bpw" => self.bpw = None,
+            "weights" => self.weights = None,
+            "ctx" => self.ctx = None,
+            "kv" => self.kv = None,
+            "gpu_frac" => self.gpu_frac = None,
+            "ram_bw" => self.ram_bw = None,
+            "offload" => self.offload_experts = None,
+            "tp" => self.tp = None,
+            "split" => self.split = None,
+            "batch" => self.batch = None,
+            "draft" => self.draft = None,
+            "draft_weights" => self.draft_weights = None,
+            "k" => self.k = None,
+            "accept" => self.accept = None,
+            "prompt" => self.prompt = None,
+            _ => {}
+        }
+    }
+
+    /// Writes the scenario as a query string: `v=1` first, keys in [`KEYS`] order, defaults left
+    /// out (except where leaving one out would change the meaning: `hw` beside `bw`, `model`
+    /// beside custom-model keys).
+    pub fn to_query(&self) -> String {
+        let custom_machine = self.bw.is_some();
+        let custom_model = self.has_custom_model_keys();
+        let is_default = |k: &str, v: &str| match k {
+            "hw" => !custom_machine && v == DEFAULT_HW,
+            "model" => !custom_model && v == DEFAULT_MODEL,
+            "quant" => v == DEFAULT_QUANT,
+            "ctx" => v == DEFAULT_CTX.to_string(),
+            "kv" => v == DEFAULT_KV,
+            "tp" | "split" => v == "1",
+            "k" => v == DEFAULT_K.to_string(),
+            "accept" => v == num(DEFAULT_ACCEPT),
+            "prompt" => v == DEFAULT_PROMPT.to_string(),
+            _ => false,
+        };
+        std::iter::once(("v", FORMAT_VERSION.to_string()))
+            .chain(self.pairs().into_iter().filter(|(k, v)| !is_default(k, v)))
+            .map(|(k, v)| format!("{k}={}", encode(&v)))
+            .collect::<Vec<_>>()
+            .join("&")
     }
 
     /// The default value of `key` as text, for notices ("using 1008").

@@ -1,17 +1,18 @@
 //! Browser tests: components mounted in real headless Chromium (wasm-bindgen-test).
 #![cfg(target_arch = "wasm32")]
 
+use leptos::prelude::*;
+use tokbound::components::number_field::NumberField;
+use tokbound::scenario::Scenario;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-fn mount_app() -> web_sys::Element {
+fn host() -> web_sys::HtmlElement {
     let document = web_sys::window().unwrap().document().unwrap();
-    let host = document.create_element("div").unwrap();
+    let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone().unchecked_into(), tokbound::components::app::App);
-    handle.forget();
     host
 }
 
@@ -21,11 +22,85 @@ fn by_testid(host: &web_sys::Element, id: &str) -> web_sys::Element {
         .unwrap_or_else(|| panic!("no element {id}"))
 }
 
+fn type_into(input: &web_sys::Element, text: &str) {
+    let input: &web_sys::HtmlInputElement = input.unchecked_ref();
+    input.set_value(text);
+    input.dispatch_event(&web_sys::Event::new("input").unwrap()).unwrap();
+}
+
+/// Lets Leptos run its scheduled effects and DOM updates.
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+fn ceiling(host: &web_sys::Element) -> f64 {
+    let text = by_testid(host, "ceiling").text_content().unwrap();
+    assert!(text.ends_with(" tok/s"), "{text}");
+    text.split(' ').next().unwrap().parse().unwrap()
+}
+
 #[wasm_bindgen_test]
-fn the_app_shows_the_default_ceiling() {
-    let host = mount_app();
-    let text = by_testid(&host, "ceiling").text_content().unwrap();
-    assert!(text.ends_with("tok/s"), "{text}");
-    let value: f64 = text.split(' ').next().unwrap().parse().unwrap();
-    assert!(value > 1.0, "{text}");
+async fn the_app_shows_the_default_ceiling_and_follows_the_context_field() {
+    let host = host();
+    leptos::mount::mount_to(host.clone(), tokbound::components::app::App).forget();
+    tick().await;
+    let first = ceiling(&host);
+    assert!((45.0..55.0).contains(&first), "{first}");
+    type_into(&by_testid(&host, "input-ctx"), "131072");
+    tick().await;
+    let long = ceiling(&host);
+    assert!(long < first, "{long} should be below {first}");
+    let rows = by_testid(&host, "comparison-table")
+        .query_selector_all("tbody tr")
+        .unwrap()
+        .length();
+    assert!(rows >= 100, "{rows} rows");
+    for chart in [
+        "chart-machines",
+        "chart-context",
+        "chart-quants",
+        "chart-spill",
+        "chart-batch",
+        "chart-spec",
+    ] {
+        by_testid(&host, chart);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_number_field_keeps_bad_text_and_the_last_good_value() {
+    let host = host();
+    let scenario = RwSignal::new(Scenario::default());
+    let s = scenario;
+    leptos::mount::mount_to(host.clone(), move || {
+        provide_context(s);
+        view! { <NumberField key="bw" label="Bandwidth" testid="input-bw" placeholder="catalog".to_string() /> }
+    })
+    .forget();
+    let input = by_testid(&host, "input-bw");
+    type_into(&input, "800");
+    tick().await;
+    assert_eq!(scenario.get_untracked().bw, Some(800.0));
+    type_into(&input, "abc");
+    tick().await;
+    assert_eq!(
+        scenario.get_untracked().bw,
+        Some(800.0),
+        "a bad value does not replace the good one"
+    );
+    assert_eq!(input.unchecked_ref::<web_sys::HtmlInputElement>().value(), "abc");
+    assert_eq!(
+        by_testid(&host, "input-bw-error").text_content().unwrap(),
+        "\"abc\" is not a number"
+    );
+    type_into(&input, "");
+    tick().await;
+    assert_eq!(scenario.get_untracked().bw, None, "an empty optional field means the default");
+    assert_eq!(by_testid(&host, "input-bw-error").text_content().unwrap(), "");
 }

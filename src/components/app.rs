@@ -1,58 +1,132 @@
-//! The root component: the form, the headline ceiling and the charts.
+//! The root component: the scenario state (from and to the URL), the estimate, and the page.
 
 use leptos::prelude::*;
 
+use super::charts_panel::ChartsPanel;
+use super::comparison_table::ComparisonTable;
+use super::headline::Headline;
+use super::how_it_works::HowItWorks;
+use super::inputs_form::InputsForm;
+use super::notices::Notices;
+use super::quant_table::QuantTable;
 use crate::catalog::catalog;
-use crate::charts;
-use crate::components::chart_canvas::ChartCanvas;
-use crate::components::number_field::NumberField;
-use crate::estimator;
+use crate::estimator::estimate;
 use crate::scenario::Scenario;
+use crate::views;
 
-fn parse_positive(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        Ok(_) => Err("must be a positive number".into()),
-        Err(_) => Err(format!("\"{text}\" is not a number")),
+/// Reads a query string into a scenario that resolves, with one notice per key that could not be
+/// used (the key is then left at its default).
+pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
+    let cat = catalog();
+    let (mut s, issues) = Scenario::from_query(query);
+    let mut notices: Vec<String> = issues
+        .iter()
+        .map(|i| format!("{i}, using {}", s.default_text(&i.key, cat)))
+        .collect();
+    for _ in 0..4 {
+        match s.resolve(cat) {
+            Ok(_) => break,
+            Err(issues) => {
+                for i in issues {
+                    s.clear(&i.key);
+                    notices.push(format!("{i}, using {}", s.default_text(&i.key, cat)));
+                }
+            }
+        }
     }
+    if s.resolve(cat).is_err() {
+        s = Scenario::default();
+        notices.push("the link's scenario could not be used; showing the default".into());
+    }
+    (s, notices)
 }
 
-fn ceiling_for(bw: f64, weights: f64, ctx: f64) -> f64 {
-    let (s, _) = Scenario::from_query(&format!("bw={bw}&weights={weights}GB&ctx={}", ctx.round()));
-    s.resolve(catalog()).map(|i| estimator::estimate(&i).ceiling_tok_s).unwrap_or(0.0)
+fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
 }
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (bandwidth, set_bandwidth) = signal(1008.0);
-    let (weights, set_weights) = signal(19.0);
-    let (context, set_context) = signal(4096.0);
-    let ceiling = Memo::new(move |_| ceiling_for(bandwidth.get(), weights.get(), context.get()));
-    let draw_context = move |area: &plotters::drawing::DrawingArea<plotters_canvas::CanvasBackend, plotters::coord::Shift>| {
-        let bw = bandwidth.get();
-        let w = weights.get();
-        let points = (0..=32)
-            .map(|i| (i as f64 * 4096.0, ceiling_for(bw, w, i as f64 * 4096.0)))
-            .collect();
-        let _ = charts::context::draw(
-            area,
-            &[charts::context::Series {
-                label: "ceiling".into(),
-                points,
-            }],
-        );
+    let (initial, initial_notices) = scenario_from_query(&location_search());
+    let scenario = RwSignal::new(initial);
+    provide_context(scenario);
+    let (notices, _set_notices) = signal(initial_notices);
+
+    let cat = catalog();
+    let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
+    // The last valid estimate stays on screen while an input is being corrected.
+    let current = Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
+        Ok(inputs) => {
+            let e = estimate(&inputs);
+            Some((inputs, e))
+        }
+        Err(_) => prev.cloned().flatten(),
+    });
+    let problems = move || {
+        resolved.with(|r| {
+            r.as_ref()
+                .err()
+                .map(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
+        })
     };
+    let machine_rows = Memo::new(move |_| {
+        scenario
+            .with(|s| {
+                if s.resolve(cat).is_ok() {
+                    Some(views::machine_rows(s, cat))
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_default()
+    });
+    let quant_rows = Memo::new(move |_| {
+        scenario
+            .with(|s| {
+                if s.resolve(cat).is_ok() {
+                    Some(views::quant_rows(s, cat))
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_default()
+    });
+
+    // Keep the address bar in step, without a history entry per keystroke.
+    Effect::new(move |_| {
+        let query = scenario.with(Scenario::to_query);
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
+        }
+    });
+
     view! {
-        <main>
+        <header class="top">
             <h1>"tokbound"</h1>
-            <form on:submit=|ev| ev.prevent_default()>
-                <NumberField label="Bandwidth (GB/s)" testid="input-bw" value=bandwidth set_value=set_bandwidth parse=parse_positive />
-                <NumberField label="Weights (GB)" testid="input-weights" value=weights set_value=set_weights parse=parse_positive />
-                <NumberField label="Context (tokens)" testid="input-ctx" value=context set_value=set_context parse=parse_positive />
-            </form>
-            <p class="headline"><span data-testid="ceiling">{move || format!("{:.1} tok/s", ceiling.get())}</span></p>
-            <ChartCanvas testid="chart-context" label="decode speed against context length" draw=draw_context />
+            <p class="tagline">"How fast will this model type on my machine? Memory bandwidth ÷ bytes per token."</p>
+        </header>
+        <main>
+            <Notices notices=notices />
+            <div class="layout">
+                <InputsForm />
+                <div class="results">
+                    <Show when=move || problems().is_some()>
+                        <p class="scenario-error" role="alert" data-testid="scenario-error">
+                            {move || problems().unwrap_or_default()}
+                            " — showing the last valid estimate."
+                        </p>
+                    </Show>
+                    <Headline estimate=current />
+                </div>
+            </div>
+            <ComparisonTable rows=machine_rows />
+            <QuantTable rows=quant_rows />
+            <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
+            <HowItWorks />
         </main>
+        <footer>
+            <p>"tokbound runs entirely in your browser: no request leaves this page. Every catalog number keeps its source."</p>
+        </footer>
     }
 }

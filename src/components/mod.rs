@@ -1,5 +1,26 @@
-//! The page's components, one per file.
+//! The page's components, one per file. They read and write one shared
+//! `RwSignal<Scenario>` (provided by [`app::App`]) and call the plain-Rust modules.
 
 pub mod app;
 pub mod chart_canvas;
+pub mod charts_panel;
+pub mod comparison_table;
+pub mod context_field;
+pub mod headline;
+pub mod how_it_works;
+pub mod inputs_form;
+pub mod machine_picker;
+pub mod model_picker;
+pub mod notices;
 pub mod number_field;
+pub mod quant_table;
+pub mod select_field;
+
+use leptos::prelude::*;
+
+use crate::scenario::Scenario;
+
+/// The scenario every component reads and writes.
+pub fn scenario() -> RwSignal<Scenario> {
+    expect_context::<RwSignal<Scenario>>()
+}

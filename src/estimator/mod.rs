@@ -384,6 +384,32 @@ fn memory_seconds(pools: &[PoolRead]) -> f64 {
     pools.iter().map(|p| p.seconds).sum()
 }
 
+/// The smallest batch in 1..=4096 for which `bound(n)` holds, assuming it keeps holding once it
+/// does (compute grows linearly with n, memory sub-linearly): doubling, then bisection.
+fn first_compute_bound(bound: impl Fn(u32) -> bool) -> Option<u32> {
+    let mut hi = 1u32;
+    while !bound(hi) {
+        if hi >= 4096 {
+            return None;
+        }
+        hi = (hi * 2).min(4096);
+    }
+    let mut lo = hi / 2;
+    if lo == 0 {
+        return Some(1);
+    }
+    // bound(lo) is false, bound(hi) is true.
+    while hi - lo > 1 {
+        let mid = (lo + hi) / 2;
+        if bound(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
 /// Runs the whole arithmetic for one scenario.
 pub fn estimate(inp: &Inputs) -> Estimate {
     let mut notes = Vec::new();
@@ -473,9 +499,9 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         let b = b.max(1);
         let step = step_seconds(b as f64, kv * b as f64);
         let compute_bound_from = match (flops_per_s, wb.active_params) {
-            (Some(f), Some(a)) => (1..=4096u32).find(|&n| {
-                let mem = memory_seconds(&pool_reads(inp, &wb, &lay, n as f64, kv * n as f64));
-                2.0 * a * n as f64 / f >= mem
+            (Some(f), Some(a)) => first_compute_bound(|n| {
+                let lay_n = layout(inp, &wb, kv * n as f64);
+                2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, &wb, &lay_n, n as f64, kv * n as f64))
             }),
             _ => None,
         };

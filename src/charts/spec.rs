@@ -1,0 +1,99 @@
+//! Speculative decoding: speed-up over the plain ceiling against the draft's acceptance rate.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{axis_max, frame, legend, mesh, DrawResult, Theme};
+use crate::estimator::{estimate, Inputs, Speculation};
+
+/// Draft lengths drawn.
+pub const DRAFT_LENGTHS: [u32; 4] = [1, 2, 4, 8];
+/// Without a chosen draft: a draft reading this share of the target's bytes per token.
+pub const DEFAULT_DRAFT_SHARE: f64 = 0.05;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Data {
+    /// (draft length k, [(acceptance, speed-up)])
+    pub lines: Vec<(u32, Vec<(f64, f64)>)>,
+    pub draft_label: String,
+    /// The scenario's (k, acceptance) when a draft is set.
+    pub current: Option<(u32, f64)>,
+}
+
+pub fn data(inp: &Inputs) -> Data {
+    let base = estimate(inp);
+    let (draft_bytes, draft_label) = match inp.speculation {
+        Some(s) => (s.draft_bytes, format!("draft reads {:.2} GB per token", s.draft_bytes / 1e9)),
+        None => (
+            base.bytes_per_token.weights * DEFAULT_DRAFT_SHARE,
+            format!("no draft chosen: one at {:.0}% of the target's bytes", DEFAULT_DRAFT_SHARE * 100.0),
+        ),
+    };
+    let mut i = inp.clone();
+    i.batch = None;
+    let lines = DRAFT_LENGTHS
+        .iter()
+        .map(|&k| {
+            let points = (0..=20)
+                .map(|a| {
+                    let accept = a as f64 / 20.0;
+                    i.speculation = Some(Speculation { draft_bytes, k, accept });
+                    (accept, estimate(&i).speculative.map_or(1.0, |s| s.speedup))
+                })
+                .collect();
+            (k, points)
+        })
+        .collect();
+    Data {
+        lines,
+        draft_label,
+        current: inp.speculation.map(|s| (s.k, s.accept)),
+    }
+}
+
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &Data, theme: &Theme) -> DrawResult<DB> {
+    let plot = frame(area, theme, &format!("Speculative decoding speed-up ({})", data.draft_label))?;
+    let y_max = axis_max(data.lines.iter().flat_map(|l| l.1.iter().map(|p| p.1))).max(1.5);
+    let mut chart = ChartBuilder::on(&plot)
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..1.0, 0.0..y_max)?;
+    mesh!(chart, theme, "acceptance rate", "speed-up over the ceiling (×)").draw()?;
+    for (idx, (k, points)) in data.lines.iter().enumerate() {
+        let c = theme.color(idx);
+        chart
+            .draw_series(LineSeries::new(points.iter().copied(), c.stroke_width(2)))?
+            .label(format!("draft length {k}"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    let fg = theme.foreground;
+    chart
+        .draw_series(DashedLineSeries::new(vec![(0.0, 1.0), (1.0, 1.0)], 5, 4, fg.stroke_width(1)))?
+        .label("no speed-up")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], fg));
+    legend!(chart, theme, SeriesLabelPosition::UpperLeft)?;
+    area.present()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+    use crate::charts::test_support::svg;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn speed_up_rises_with_acceptance() {
+        let d = data(&Scenario::default().resolve(catalog()).unwrap());
+        assert_eq!(d.lines.len(), 4);
+        for (_, pts) in &d.lines {
+            assert!(pts.last().unwrap().1 > pts[0].1);
+            assert!(pts[0].1 < 1.0, "a draft that always misses costs time");
+        }
+        let doc = svg(|a| draw(a, &d, &Theme::LIGHT));
+        for text in ["acceptance rate", "draft length 8", "no speed-up", "speed-up over the ceiling"] {
+            assert!(doc.contains(text), "missing {text}");
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The six charts, all drawn on load.
+
+use leptos::prelude::*;
+
+use super::chart_canvas::ChartCanvas;
+use super::scenario;
+use crate::catalog::catalog;
+use crate::charts::{batch, context, machines, quants, spec, spill};
+use crate::estimator::{Estimate, Inputs, WeightSpec};
+use crate::scenario::{DEFAULT_HW, DEFAULT_MODEL, DEFAULT_QUANT};
+use crate::views::{self, MachineRow, QuantRow};
+
+/// Formats drawn on the context chart beside the scenario's own.
+const CONTEXT_FORMATS: [&str; 3] = ["f16", "q8_0", "q4_k_m"];
+const CONTEXT_KV: [&str; 2] = ["q8_0", "q4_0"];
+
+/// The charts: machines, context, quants, spill, batch and speculative decoding.
+#[component]
+pub fn ChartsPanel(
+    /// The last valid (inputs, estimate).
+    estimate: Memo<Option<(Inputs, Estimate)>>,
+    /// The comparison table's rows (the machines chart reuses them).
+    machine_rows: Memo<Vec<MachineRow>>,
+    /// The formats table's rows.
+    quant_rows: Memo<Vec<QuantRow>>,
+) -> impl IntoView {
+    let scenario = scenario();
+    let inputs = Memo::new(move |_| estimate.get().map(|(i, _)| i));
+    let chosen_hw = move || {
+        scenario.with(|s| {
+            if s.bw.is_some() && s.hw.is_none() {
+                String::new()
+            } else {
+                s.hw.clone().unwrap_or_else(|| DEFAULT_HW.into())
+            }
+        })
+    };
+
+    let bars = Memo::new(move |_| {
+        let rows = machine_rows.get();
+        let cur = chosen_hw();
+        let mut picked: Vec<&MachineRow> = rows
+            .iter()
+            .filter(|r| machines::FEATURED.contains(&r.id.as_str()) || r.id == cur)
+            .collect();
+        picked.sort_by(|a, b| a.ceiling.total_cmp(&b.ceiling));
+        let mut bars: Vec<machines::Bar> = picked
+            .into_iter()
+            .map(|r| machines::Bar {
+                label: short_name(&r.name),
+                ceiling: r.ceiling,
+                expected: r.expected,
+                low: r.low,
+                high: r.high,
+                highlight: r.id == cur,
+                fits: r.fits != Some(false),
+            })
+            .collect();
+        if cur.is_empty() {
+            if let Some((_, e)) = estimate.get() {
+                bars.push(machines::Bar {
+                    label: "custom machine".into(),
+                    ceiling: e.ceiling_tok_s,
+                    expected: e.expected_tok_s,
+                    low: e.expected_low_tok_s,
+                    high: e.expected_high_tok_s,
+                    highlight: true,
+                    fits: e.fits != Some(false),
+                });
+            }
+        }
+        bars
+    });
+
+    let context_data = Memo::new(move |_| {
+        let inp = inputs.get()?;
+        let cat = catalog();
+        let formats: Vec<(String, WeightSpec)> = match inp.weights {
+            WeightSpec::Bits { .. } => CONTEXT_FORMATS
+                .iter()
+                .filter_map(|id| cat.quant(id).ok())
+                .map(|q| {
+                    (
+                        q.name.clone(),
+                        WeightSpec::Bits {
+                            bpw: q.bpw,
+                            other_bpw: q.other_bpw,
+                        },
+                    )
+                })
+                .collect(),
+            WeightSpec::File { .. } => Vec::new(),
+        };
+        let kv: Vec<(String, f64)> = CONTEXT_KV
+            .iter()
+            .filter_map(|id| cat.kv_type(id).ok())
+            .map(|q| (q.name.clone(), q.bpw))
+            .collect();
+        let measured = scenario.with(|s| {
+            let model = if s.has_custom_model_keys() && s.model.is_none() {
+                None
+            } else {
+                Some(s.model.clone().unwrap_or_else(|| DEFAULT_MODEL.into()))
+            };
+            let quant = if s.bpw.is_some() || s.weights.is_some() {
+                None
+            } else {
+                Some(s.quant.clone().unwrap_or_else(|| DEFAULT_QUANT.into()))
+            };
+            views::measured(cat, &chosen_hw(), model.as_deref(), quant.as_deref())
+        });
+        Some(context::data(&inp, &formats, &kv, measured))
+    });
+    let quant_points = Memo::new(move |_| {
+        quant_rows
+            .get()
+            .into_iter()
+            .map(|r| quants::Point {
+                label: r.name,
+                size_bytes: r.size_bytes,
+                ceiling: r.ceiling,
+                expected: r.expected,
+                fits: r.fits != Some(false),
+                current: r.current,
+            })
+            .collect::<Vec<_>>()
+    });
+    let spill_data = Memo::new(move |_| inputs.get().map(|i| spill::data(&i)));
+    let batch_data = Memo::new(move |_| inputs.get().map(|i| batch::data(&i)));
+    let spec_data = Memo::new(move |_| inputs.get().map(|i| spec::data(&i)));
+
+    view! {
+        <section class="charts" aria-label="charts">
+            <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" draw=move |a, t| {
+                let _ = machines::draw(a, &bars.get(), t);
+            } />
+            <ChartCanvas testid="chart-context" label="decode speed against context length" draw=move |a, t| {
+                if let Some(d) = context_data.get() {
+                    let _ = context::draw(a, &d, t);
+                }
+            } />
+            <ChartCanvas testid="chart-quants" label="speed against size across quantizations" draw=move |a, t| {
+                let _ = quants::draw(a, &quant_points.get(), t);
+            } />
+            <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" draw=move |a, t| {
+                if let Some(d) = spill_data.get() {
+                    let _ = spill::draw(a, &d, t);
+                }
+            } />
+            <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" draw=move |a, t| {
+                if let Some(d) = batch_data.get() {
+                    let _ = batch::draw(a, &d, t);
+                }
+            } />
+            <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" draw=move |a, t| {
+                if let Some(d) = spec_data.get() {
+                    let _ = spec::draw(a, &d, t);
+                }
+            } />
+        </section>
+    }
+}
+
+/// "NVIDIA GeForce RTX 4090 (24 GB)" → "RTX 4090": bar labels stay short.
+fn short_name(name: &str) -> String {
+    let base = name.split(" (").next().unwrap_or(name);
+    ["NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "]
+        .iter()
+        .fold(base.to_string(), |n, p| n.strip_prefix(p).map(str::to_string).unwrap_or(n))
+}

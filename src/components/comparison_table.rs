@@ -1,0 +1,116 @@
+//! Every catalog machine for the chosen model, format and context: sortable, filterable by kind,
+//! the chosen machine highlighted.
+
+use leptos::prelude::*;
+
+use super::scenario;
+use crate::catalog::Kind;
+use crate::scenario::DEFAULT_HW;
+use crate::units::{fmt_bytes, fmt_tok_s};
+use crate::views::{self, Column, MachineRow};
+
+/// The comparison table (`comparison-table`), one `<tbody>` row per machine.
+#[component]
+pub fn ComparisonTable(
+    /// One row per machine, recomputed when the scenario changes.
+    rows: Memo<Vec<MachineRow>>,
+) -> impl IntoView {
+    let scenario = scenario();
+    let (sort, set_sort) = signal((Column::Ceiling, false));
+    let (kind, set_kind) = signal(None::<Kind>);
+    let chosen = move || {
+        scenario.with(|s| {
+            if s.bw.is_some() && s.hw.is_none() {
+                String::new()
+            } else {
+                s.hw.clone().unwrap_or_else(|| DEFAULT_HW.into())
+            }
+        })
+    };
+    let sorted = move || {
+        let (col, asc) = sort.get();
+        let k = kind.get();
+        let mut r: Vec<MachineRow> = rows.get().into_iter().filter(|r| k.is_none_or(|k| r.kind == k)).collect();
+        views::sort_rows(&mut r, col, asc);
+        r
+    };
+    let header = move |col: Column| {
+        let aria = move || match sort.get() {
+            (c, true) if c == col => "ascending",
+            (c, false) if c == col => "descending",
+            _ => "none",
+        };
+        view! {
+            <th scope="col" aria-sort=aria>
+                <button
+                    type="button"
+                    data-testid=format!("sort-{}", col.id())
+                    on:click=move |_| set_sort.update(|(c, asc)| {
+                        if *c == col {
+                            *asc = !*asc;
+                        } else {
+                            *c = col;
+                            *asc = matches!(col, Column::Machine | Column::Kind);
+                        }
+                    })
+                >
+                    {col.label()}
+                    {move || match sort.get() {
+                        (c, true) if c == col => " ▲",
+                        (c, false) if c == col => " ▼",
+                        _ => "",
+                    }}
+                </button>
+            </th>
+        }
+    };
+    view! {
+        <section class="table-section">
+            <h2>"Every machine, this model"</h2>
+            <label class="field">
+                <span class="field-label">"Show"</span>
+                <select
+                    data-testid="filter-kind"
+                    on:change=move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))
+                >
+                    <option value="all">"all kinds"</option>
+                    {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
+                </select>
+            </label>
+            <div class="table-wrap">
+                <table data-testid="comparison-table">
+                    <thead>
+                        <tr>
+                            {Column::ALL.into_iter().map(header).collect_view()}
+                            <th scope="col">"Measured (tok/s)"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let cur = chosen();
+                            sorted()
+                                .into_iter()
+                                .map(|r| {
+                                    let current = r.id == cur;
+                                    view! {
+                                        <tr class:current=current data-machine=r.id.clone()>
+                                            <th scope="row">{r.name.clone()}</th>
+                                            <td>{r.kind.id()}</td>
+                                            <td class="num">{views::trim(r.bandwidth_gbs)}</td>
+                                            <td class="num">{views::trim(r.memory_gib)}</td>
+                                            <td class="num">{fmt_tok_s(r.ceiling)}</td>
+                                            <td class="num">{format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high))}</td>
+                                            <td>{views::fits_text(r.fits, r.spill_fraction)}</td>
+                                            <td class="num">{fmt_bytes(r.bytes_per_token)}</td>
+                                            <td class="num">{r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default()}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,47 @@
+//! Context length: a plain integer box with a log-scale slider beside it, up to 1M tokens.
+
+use leptos::prelude::*;
+
+use super::number_field::NumberField;
+use super::scenario;
+use crate::scenario::DEFAULT_CTX;
+
+/// Slider positions are log2(tokens) in tenths, from 2^7 = 128 to 2^20 = 1,048,576.
+const LOG_MIN: f64 = 7.0;
+const LOG_MAX: f64 = 20.0;
+
+/// The context field and its slider, both writing `ctx`.
+#[component]
+pub fn ContextField() -> impl IntoView {
+    let scenario = scenario();
+    let ctx = move || scenario.with(|s| s.ctx.unwrap_or(DEFAULT_CTX)) as f64;
+    let slider = move || format!("{:.1}", ctx().max(1.0).log2().clamp(LOG_MIN, LOG_MAX));
+    // The slider rewrites the box's text, so the box is keyed on slider moves.
+    let (epoch, set_epoch) = signal(0u32);
+    let on_slide = move |ev| {
+        if let Ok(pos) = event_target_value(&ev).parse::<f64>() {
+            let tokens = 2f64.powf(pos).round() as u32;
+            scenario.update(|s| s.ctx = Some(tokens));
+            set_epoch.update(|e| *e += 1);
+        }
+    };
+    view! {
+        <div class="context-field">
+            {move || {
+                epoch.get();
+                view! { <NumberField key="ctx" label="Context" hint="tokens" testid="input-ctx" /> }
+            }}
+            <input
+                type="range"
+                class="ctx-slider"
+                aria-label="context length, log scale"
+                data-testid="input-ctx-slider"
+                min=LOG_MIN
+                max=LOG_MAX
+                step="0.1"
+                prop:value=slider
+                on:input=on_slide
+            />
+        </div>
+    }
+}

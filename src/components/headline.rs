@@ -1,0 +1,75 @@
+//! The answer: the ceiling, the expected band, the division written out, fit and time to first token.
+
+use leptos::prelude::*;
+
+use crate::estimator::{Estimate, Inputs};
+use crate::units::{fmt_bytes, fmt_tok_s};
+use crate::views;
+
+/// The headline for the latest valid estimate.
+#[component]
+pub fn Headline(
+    /// The last valid (inputs, estimate).
+    estimate: Memo<Option<(Inputs, Estimate)>>,
+) -> impl IntoView {
+    let e = move || estimate.get().map(|(_, e)| e);
+    let with = move |f: fn(&Estimate) -> String| move || e().map(|e| f(&e)).unwrap_or_default();
+    view! {
+        <section class="headline" aria-live="polite">
+            <p class="big">
+                <span data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
+                <span class="label">" ceiling"</span>
+            </p>
+            <p class="expected">
+                "Expected "
+                <span data-testid="expected">
+                    {with(|e| format!("{} tok/s ({}–{})", fmt_tok_s(e.expected_tok_s), fmt_tok_s(e.expected_low_tok_s), fmt_tok_s(e.expected_high_tok_s)))}
+                </span>
+                <small>" calibrated on measured llama-bench runs"</small>
+            </p>
+            <p class="division" data-testid="division">{with(views::division)}</p>
+            <p class="fit" data-testid="fit" class:spills=move || e().is_some_and(|e| e.fits == Some(false))>{with(views::fit_text)}</p>
+            <p class="ttft" data-testid="ttft">
+                {with(|e| match (e.ttft_s, e.prefill_tok_s) {
+                    (Some(t), Some(p)) => format!("Time to first token: {t:.2} s (prefill {p:.0} tok/s, compute-bound)."),
+                    _ => "Time to first token: unknown without a TFLOPS figure for this machine.".into(),
+                })}
+            </p>
+            {move || {
+                e()
+                    .and_then(|e| e.batch)
+                    .map(|b| {
+                        view! {
+                            <p data-testid="batch-result">
+                                {format!(
+                                    "Batch of {}: {} tok/s in all, {} tok/s per stream{}.",
+                                    b.size,
+                                    fmt_tok_s(b.aggregate_tok_s),
+                                    fmt_tok_s(b.per_stream_tok_s),
+                                    b.compute_bound_from.map(|c| format!("; compute-bound from batch {c}")).unwrap_or_default()
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                e()
+                    .and_then(|e| e.speculative)
+                    .map(|s| {
+                        view! {
+                            <p data-testid="spec-result">
+                                {format!(
+                                    "Speculative decoding: {} tok/s, {:.2}× the ceiling ({:.2} tokens per verify step).",
+                                    fmt_tok_s(s.tok_s),
+                                    s.speedup,
+                                    s.tokens_per_step
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            <ul class="notes">{move || e().map(|e| e.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view())}</ul>
+            <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", fmt_bytes(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
+        </section>
+    }
+}

@@ -1,0 +1,113 @@
+//! The machine: a catalog select grouped by kind with a search box, or a custom machine.
+
+use leptos::prelude::*;
+
+use super::number_field::NumberField;
+use super::scenario;
+use crate::catalog::{catalog, Kind};
+use crate::scenario::DEFAULT_HW;
+
+const CUSTOM: &str = "custom";
+
+/// Machine select (`input-machine`), its search box (`input-machine-search`) and, for a custom
+/// machine, bandwidth, memory, kind and TFLOPS fields.
+#[component]
+pub fn MachinePicker() -> impl IntoView {
+    let scenario = scenario();
+    let cat = catalog();
+    let (search, set_search) = signal(String::new());
+    let is_custom = move || scenario.with(|s| s.hw.is_none() && s.bw.is_some());
+    let current = move || {
+        if is_custom() {
+            CUSTOM.to_string()
+        } else {
+            scenario.with(|s| s.hw.clone().unwrap_or_else(|| DEFAULT_HW.to_string()))
+        }
+    };
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| {
+            if v == CUSTOM {
+                // Start the custom machine from the one that was chosen.
+                let m = catalog().machine(s.hw.as_deref().unwrap_or(DEFAULT_HW)).ok();
+                s.bw = Some(s.bw.or(m.map(|m| m.bandwidth_gbs)).unwrap_or(100.0));
+                s.mem = s.mem.or(m.map(|m| m.memory_gib));
+                s.kind = s.kind.or(m.map(|m| m.kind));
+                s.tflops = s.tflops.or(m.and_then(|m| m.fp16_tflops));
+                s.hw = None;
+            } else {
+                *s = crate::views::with_machine(s, &v);
+                if v == DEFAULT_HW {
+                    s.hw = None;
+                }
+            }
+        });
+    };
+    let options = move || {
+        let q = search.get().to_lowercase();
+        let cur = current();
+        Kind::ALL
+            .into_iter()
+            .map(|kind| {
+                let items: Vec<_> = cat
+                    .machines
+                    .iter()
+                    .filter(|m| m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_lowercase().contains(&q) || m.id.contains(&q)))
+                    .map(|m| {
+                        let selected = m.id == cur;
+                        view! { <option value=m.id.clone() selected=selected>{format!("{} — {} GB/s", m.name, crate::views::trim(m.bandwidth_gbs))}</option> }
+                    })
+                    .collect_view();
+                view! { <optgroup label=kind.label()>{items}</optgroup> }
+            })
+            .collect_view()
+    };
+    view! {
+        <fieldset class="picker">
+            <legend>"Machine"</legend>
+            <label class="field">
+                <span class="field-label">"Search machines"</span>
+                <input
+                    type="search"
+                    data-testid="input-machine-search"
+                    placeholder="4090, M3, DDR5…"
+                    prop:value=search
+                    on:input=move |ev| set_search.set(event_target_value(&ev))
+                />
+            </label>
+            <label class="field wide">
+                <span class="field-label">"Machine"</span>
+                <select data-testid="input-machine" on:change=on_change prop:value=current>
+                    {options}
+                    <option value=CUSTOM selected=is_custom>"Custom machine…"</option>
+                </select>
+            </label>
+            <Show when=is_custom>
+                <div class="custom-fields">
+                    <NumberField key="bw" label="Bandwidth" hint="GB/s" testid="input-bw" />
+                    <NumberField key="mem" label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
+                    <label class="field">
+                        <span class="field-label">"Kind"</span>
+                        <select
+                            data-testid="input-kind"
+                            on:change=move |ev| {
+                                let v = event_target_value(&ev);
+                                scenario.update(|s| s.kind = Kind::parse(&v));
+                            }
+                        >
+                            {Kind::ALL
+                                .into_iter()
+                                .map(|k| {
+                                    let sel = move || scenario.with(|s| s.kind.unwrap_or(Kind::Gpu) == k);
+                                    view! { <option value=k.id() selected=sel>{k.label()}</option> }
+                                })
+                                .collect_view()}
+                        </select>
+                    </label>
+                    <NumberField key="tflops" label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
+                </div>
+            </Show>
+            <NumberField key="usable" label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
+        </fieldset>
+    }
+}

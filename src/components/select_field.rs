@@ -1,0 +1,48 @@
+//! A `<select>` bound to one scenario key whose options are catalog ids.
+
+use leptos::prelude::*;
+
+use super::scenario;
+
+/// A labelled select for scenario key `key`; `options` are (value, label) pairs and choosing the
+/// default value `default` unsets the key so links stay short.
+#[component]
+pub fn SelectField(
+    /// The scenario (and URL) key, e.g. `quant`.
+    key: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// The `data-testid` of the `<select>`.
+    testid: &'static str,
+    /// (value, label) pairs.
+    options: Vec<(String, String)>,
+    /// The value meaning "unset".
+    default: &'static str,
+) -> impl IntoView {
+    let scenario = scenario();
+    let current = move || scenario.with(|s| s.value_text(key)).unwrap_or_else(|| default.to_string());
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| {
+            if v == default || v.is_empty() {
+                s.clear(key);
+            } else {
+                let _ = s.set(key, &v);
+            }
+        });
+    };
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <select data-testid=testid on:change=on_change prop:value=current>
+                {options
+                    .into_iter()
+                    .map(|(value, text)| {
+                        let v = value.clone();
+                        view! { <option value=value selected=move || current() == v>{text}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}

@@ -1,0 +1,343 @@
+//! What the page's tables and headline show, computed without any web import so it is tested
+//! natively: one row per machine, one row per format, the division written out.
+
+use crate::catalog::{Catalog, Kind};
+use crate::estimator::{estimate, Estimate};
+use crate::scenario::Scenario;
+use crate::units::{fmt_bytes, fmt_tok_s};
+
+/// One machine in the comparison table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MachineRow {
+    pub id: String,
+    pub name: String,
+    pub kind: Kind,
+    pub bandwidth_gbs: f64,
+    pub memory_gib: f64,
+    pub ceiling: f64,
+    pub expected: f64,
+    pub low: f64,
+    pub high: f64,
+    pub fits: Option<bool>,
+    /// Share of the weights read from the slow pool when it spills.
+    pub spill_fraction: f64,
+    pub bytes_per_token: f64,
+    /// Measured tok/s for this machine, model and format at the nearest measured context.
+    pub measured: Option<(f64, f64)>,
+}
+
+/// The table's sortable columns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    Machine,
+    Kind,
+    Bandwidth,
+    Memory,
+    Ceiling,
+    Expected,
+    Fits,
+    Bytes,
+}
+
+impl Column {
+    pub const ALL: [Column; 8] = [
+        Column::Machine,
+        Column::Kind,
+        Column::Bandwidth,
+        Column::Memory,
+        Column::Ceiling,
+        Column::Expected,
+        Column::Fits,
+        Column::Bytes,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Column::Machine => "Machine",
+            Column::Kind => "Kind",
+            Column::Bandwidth => "Bandwidth (GB/s)",
+            Column::Memory => "Memory (GiB)",
+            Column::Ceiling => "Ceiling (tok/s)",
+            Column::Expected => "Expected (tok/s)",
+            Column::Fits => "Fits?",
+            Column::Bytes => "Bytes/token",
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Column::Machine => "machine",
+            Column::Kind => "kind",
+            Column::Bandwidth => "bandwidth",
+            Column::Memory => "memory",
+            Column::Ceiling => "ceiling",
+            Column::Expected => "expected",
+            Column::Fits => "fits",
+            Column::Bytes => "bytes",
+        }
+    }
+}
+
+/// The scenario moved to catalog machine `id` (its own machine overrides dropped).
+pub fn with_machine(s: &Scenario, id: &str) -> Scenario {
+    Scenario {
+        hw: Some(id.to_string()),
+        bw: None,
+        mem: None,
+        kind: None,
+        tflops: None,
+        usable: None,
+        ..s.clone()
+    }
+}
+
+/// Measured results for a machine, model and format: (context, tok/s).
+pub fn measured(cat: &Catalog, hw: &str, model: Option<&str>, quant: Option<&str>) -> Vec<(f64, f64)> {
+    let (Some(model), Some(quant)) = (model, quant) else {
+        return Vec::new();
+    };
+    cat.measurements
+        .iter()
+        .filter(|m| m.hw == hw && m.model == model && m.quant == quant)
+        .map(|m| (m.context, m.tg_tok_s))
+        .collect()
+}
+
+fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
+    let custom = s.model.is_none() && s.has_custom_model_keys();
+    let model = if custom {
+        None
+    } else {
+        Some(s.model.as_deref().unwrap_or(crate::scenario::DEFAULT_MODEL))
+    };
+    let quant = if s.bpw.is_some() || s.weights.is_some() {
+        None
+    } else {
+        Some(s.quant.as_deref().unwrap_or(crate::scenario::DEFAULT_QUANT))
+    };
+    (model, quant)
+}
+
+/// One row per catalog machine for the scenario's model, format and context.
+pub fn machine_rows(s: &Scenario, cat: &Catalog) -> Vec<MachineRow> {
+    let (model, quant) = model_and_quant(s);
+    let ctx = s.ctx.unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
+    cat.machines
+        .iter()
+        .filter_map(|m| {
+            let inputs = with_machine(s, &m.id).resolve(cat).ok()?;
+            let e = estimate(&inputs);
+            let measured = measured(cat, &m.id, model, quant)
+                .into_iter()
+                .min_by(|a, b| (a.0 - ctx).abs().total_cmp(&(b.0 - ctx).abs()));
+            Some(MachineRow {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                kind: m.kind,
+                bandwidth_gbs: m.bandwidth_gbs,
+                memory_gib: m.memory_gib,
+                ceiling: e.ceiling_tok_s,
+                expected: e.expected_tok_s,
+                low: e.expected_low_tok_s,
+                high: e.expected_high_tok_s,
+                fits: e.fits,
+                spill_fraction: e.spill.as_ref().map_or(0.0, |sp| sp.fraction),
+                bytes_per_token: e.bytes_per_token.total,
+                measured,
+            })
+        })
+        .collect()
+}
+
+/// Sorts rows by a column; numbers descending first is the natural "fastest first" order.
+pub fn sort_rows(rows: &mut [MachineRow], column: Column, ascending: bool) {
+    rows.sort_by(|a, b| {
+        let o = match column {
+            Column::Machine => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
+            Column::Kind => a.kind.id().cmp(b.kind.id()).then(a.name.cmp(&b.name)),
+            Column::Bandwidth => a.bandwidth_gbs.total_cmp(&b.bandwidth_gbs),
+            Column::Memory => a.memory_gib.total_cmp(&b.memory_gib),
+            Column::Ceiling => a.ceiling.total_cmp(&b.ceiling),
+            Column::Expected => a.expected.total_cmp(&b.expected),
+            Column::Fits => a.fits.cmp(&b.fits).then(b.spill_fraction.total_cmp(&a.spill_fraction)),
+            Column::Bytes => a.bytes_per_token.total_cmp(&b.bytes_per_token),
+        };
+        if ascending {
+            o
+        } else {
+            o.reverse()
+        }
+    });
+}
+
+/// "yes", "no: spills 35% to system RAM" — the fits column's text.
+pub fn fits_text(fits: Option<bool>, spill_fraction: f64) -> String {
+    match fits {
+        Some(true) => "yes".into(),
+        Some(false) if spill_fraction > 0.0 => format!("no, {:.0}% spills", spill_fraction * 100.0),
+        Some(false) => "no".into(),
+        None => "unknown".into(),
+    }
+}
+
+/// One weight format on the scenario's machine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuantRow {
+    pub id: String,
+    pub name: String,
+    pub bpw: f64,
+    pub size_bytes: f64,
+    pub ceiling: f64,
+    pub expected: f64,
+    pub fits: Option<bool>,
+    pub current: bool,
+}
+
+/// One row per weight format (empty for a model given only by its file size).
+pub fn quant_rows(s: &Scenario, cat: &Catalog) -> Vec<QuantRow> {
+    if s.weights.is_some() {
+        return Vec::new();
+    }
+    let current = if s.bpw.is_some() {
+        None
+    } else {
+        Some(s.quant.as_deref().unwrap_or(crate::scenario::DEFAULT_QUANT))
+    };
+    cat.quants
+        .iter()
+        .filter(|q| q.weights)
+        .filter_map(|q| {
+            let inputs = Scenario {
+                quant: Some(q.id.clone()),
+                bpw: None,
+                weights: None,
+                ..s.clone()
+            }
+            .resolve(cat)
+            .ok()?;
+            let e = estimate(&inputs);
+            Some(QuantRow {
+                id: q.id.clone(),
+                name: q.name.clone(),
+                bpw: q.bpw,
+                size_bytes: e.stored_weight_bytes,
+                ceiling: e.ceiling_tok_s,
+                expected: e.expected_tok_s,
+                fits: e.fits,
+                current: current == Some(q.id.as_str()),
+            })
+        })
+        .collect()
+}
+
+/// The division with the numbers in place:
+/// `1008 GB/s ÷ (19.6 GB weights + 1.07 GB KV cache) = 48.8 tok/s`, or per pool when it spills.
+pub fn division(e: &Estimate) -> String {
+    let result = format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s));
+    if e.pools.len() == 1 {
+        let p = &e.pools[0];
+        format!(
+            "{} GB/s ÷ ({} weights + {} KV cache) = {result}",
+            trim(p.bandwidth_gbs),
+            fmt_bytes(e.bytes_per_token.weights),
+            fmt_bytes(e.bytes_per_token.kv)
+        )
+    } else {
+        let terms: Vec<String> = e
+            .pools
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} ÷ {} GB/s ({})",
+                    fmt_bytes(p.weight_bytes + p.kv_bytes),
+                    trim(p.bandwidth_gbs),
+                    p.pool
+                )
+            })
+            .collect();
+        format!("1 ÷ ({}) = {result}", terms.join(" + "))
+    }
+}
+
+/// 1008.0 → "1008", 89.6 → "89.6".
+pub fn trim(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{}", (v * 100.0).round() / 100.0)
+    }
+}
+
+/// The memory sentence: fits, or which pool overflows and by how much.
+pub fn fit_text(e: &Estimate) -> String {
+    match (e.fits, e.memory_available_bytes, &e.spill) {
+        (Some(true), Some(a), _) => format!("Fits: needs {} of {} usable.", fmt_bytes(e.memory_needed_bytes), fmt_bytes(a)),
+        (Some(false), Some(a), Some(sp)) => format!(
+            "Does not fit: needs {}, {} holds {} usable. {} over; {:.0}% of the weight bytes are read from {}.",
+            fmt_bytes(e.memory_needed_bytes),
+            sp.pool,
+            fmt_bytes(a),
+            fmt_bytes(sp.bytes),
+            sp.fraction * 100.0,
+            sp.into
+        ),
+        (Some(false), Some(a), None) => format!(
+            "Does not fit: needs {} of {} usable.",
+            fmt_bytes(e.memory_needed_bytes),
+            fmt_bytes(a)
+        ),
+        _ => format!("Needs {}; memory not given, so fit unknown.", fmt_bytes(e.memory_needed_bytes)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    #[test]
+    fn every_machine_gets_a_row_and_sorting_orders_them() {
+        let mut rows = machine_rows(&Scenario::default(), catalog());
+        assert_eq!(rows.len(), catalog().machines.len());
+        sort_rows(&mut rows, Column::Ceiling, false);
+        assert!(rows.windows(2).all(|w| w[0].ceiling >= w[1].ceiling));
+        sort_rows(&mut rows, Column::Machine, true);
+        assert!(rows.windows(2).all(|w| w[0].name.to_lowercase() <= w[1].name.to_lowercase()));
+    }
+
+    #[test]
+    fn the_4090_row_shows_its_measured_result_for_llama_3_8b() {
+        let (s, _) = Scenario::from_query("model=llama-3-8b&quant=q4_k_m&ctx=256");
+        let rows = machine_rows(&s, catalog());
+        let r = rows.iter().find(|r| r.id == "rtx-4090").unwrap();
+        assert_eq!(r.measured, Some((256.0, 130.58)));
+        assert!(r.ceiling > 130.58 && r.expected < r.ceiling);
+    }
+
+    #[test]
+    fn the_division_is_written_out() {
+        let (s, _) = Scenario::from_query("bw=1000&weights=19GB&ctx=0");
+        let inputs = s.resolve(catalog()).unwrap();
+        let e = estimate(&inputs);
+        assert_eq!(division(&e), "1000 GB/s ÷ (19.0 GB weights + 0.0 B KV cache) = 52.6 tok/s");
+        let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-70b");
+        let inputs = s.resolve(catalog()).unwrap();
+        let e = estimate(&inputs);
+        let d = division(&e);
+        assert!(
+            d.starts_with("1 ÷ (") && d.contains("GB/s (VRAM)") && d.contains("GB/s (system RAM)"),
+            "{d}"
+        );
+        assert!(fit_text(&e).contains("VRAM holds"), "{}", fit_text(&e));
+    }
+
+    #[test]
+    fn a_row_per_weight_format() {
+        let rows = quant_rows(&Scenario::default(), catalog());
+        assert_eq!(rows.len(), catalog().quants.iter().filter(|q| q.weights).count());
+        assert_eq!(rows.iter().filter(|r| r.current).count(), 1);
+        let f16 = rows.iter().find(|r| r.id == "f16").unwrap();
+        let q4 = rows.iter().find(|r| r.id == "q4_k_m").unwrap();
+        assert!(q4.ceiling > 3.0 * f16.ceiling / 1.2);
+    }
+}
