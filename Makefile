@@ -35,5 +35,9 @@ test-web: setup
 test-e2e: dist
 	cd tests/e2e && node --test --test-concurrency=1 *.test.mjs
 
+## Benchmarks that print figures (native sweep; see README for the latest).
+bench:
+	cargo bench --bench sweep
+
 clean:
 	rm -rf dist target .toolchain

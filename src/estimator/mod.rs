@@ -28,6 +28,7 @@
 //!   et al. 2023, eq. 1). Step time = k × draft read + one target step over k + 1 tokens.
 
 pub mod arch;
+pub mod sweep;
 
 use serde::Serialize;
 

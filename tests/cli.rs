@@ -1,0 +1,118 @@
+//! The command line: JSON on success, exit code 2 and one line per bad key otherwise.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tokbound")).args(args).output().expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run(args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn the_seed_example_is_complete_as_custom_keys() {
+    let v = json(&["estimate", "bw=1000&weights=19GB&ctx=0"]);
+    assert_eq!(format!("{:.1}", v["ceiling_tok_s"].as_f64().unwrap()), "52.6");
+    assert_eq!(v["bytes_per_token"]["weights"].as_f64().unwrap(), 19e9);
+    assert_eq!(v["bytes_per_token"]["total"].as_f64().unwrap(), 19e9);
+    // Keys may also come as separate arguments.
+    let w = json(&["estimate", "bw=1000", "weights=19GB", "ctx=0"]);
+    assert_eq!(v["ceiling_tok_s"], w["ceiling_tok_s"]);
+}
+
+#[test]
+fn the_json_has_every_documented_field() {
+    let v = json(&[
+        "estimate",
+        "hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&ctx=8192&batch=4&draft=llama-3.2-1b&k=4&accept=0.8&prompt=2000",
+    ]);
+    for key in [
+        "ceiling_tok_s",
+        "expected_tok_s",
+        "expected_low_tok_s",
+        "expected_high_tok_s",
+        "memory_needed_bytes",
+        "fits",
+        "ttft_s",
+    ] {
+        assert!(!v[key].is_null(), "{key} missing: {v}");
+    }
+    for key in ["weights", "kv", "total"] {
+        assert!(v["bytes_per_token"][key].as_f64().unwrap() > 0.0, "{key}");
+    }
+    assert!(v["speculative"]["tok_s"].as_f64().unwrap() > 0.0);
+    assert!(v["speculative"]["speedup"].as_f64().unwrap() > 0.0);
+    assert!(v["batch"]["aggregate_tok_s"].as_f64().unwrap() > v["batch"]["per_stream_tok_s"].as_f64().unwrap());
+    assert_eq!(v["fits"], false);
+    assert_eq!(v["spill"]["pool"], "VRAM");
+    let low = v["expected_low_tok_s"].as_f64().unwrap();
+    let exp = v["expected_tok_s"].as_f64().unwrap();
+    let high = v["expected_high_tok_s"].as_f64().unwrap();
+    assert!(low <= exp && exp <= high && high <= v["ceiling_tok_s"].as_f64().unwrap());
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line_per_bad_key() {
+    let (code, out, err) = run(&["estimate", "bw=abc&ctx=-1&mem=0&weights=12parsecs&params=NaN&tp=1e308"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 6, "{err}");
+    for key in ["bw:", "ctx:", "mem:", "weights:", "params:", "tp:"] {
+        assert!(lines.iter().any(|l| l.starts_with(key)), "no line for {key}: {err}");
+    }
+    assert!(err.contains("bw: \"abc\" is not a number"), "{err}");
+}
+
+#[test]
+fn unknown_ids_name_the_nearest() {
+    let (code, _, err) = run(&["estimate", "hw=rtx-4900&model=qwen2.5-32&quant=q4km"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("hw: unknown machine \"rtx-4900\"; nearest: rtx-4090"), "{err}");
+    assert!(err.contains("model: unknown model \"qwen2.5-32\"; nearest: qwen2.5-32b"), "{err}");
+    assert!(err.contains("quant: unknown quant \"q4km\"; nearest:"), "{err}");
+}
+
+#[test]
+fn garbage_never_panics() {
+    for q in [
+        "",
+        "&&&",
+        "=",
+        "%",
+        "%zz=%zz",
+        "hw=",
+        "bw=1e400",
+        "ctx=99999999999999999999",
+        "v=2",
+        "k=0",
+        "accept=2",
+        "weights=-1GB",
+        "%00=%00",
+        "model=<script>",
+    ] {
+        let (code, _, err) = run(&["estimate", q]);
+        assert!(code == 0 || code == 2, "{q:?}: exit {code}: {err}");
+        assert!(!err.contains("panicked"), "{q:?}: {err}");
+    }
+    let (code, _, _) = run(&["nonsense"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn lists_and_accuracy() {
+    let (code, out, _) = run(&["list", "machines"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().count() >= 100 && out.contains("rtx-4090"));
+    let (code, out, _) = run(&["accuracy"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("leave-one-machine-out"), "{out}");
+}
