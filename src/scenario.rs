@@ -567,6 +567,51 @@ impl Scenario {
     }
 }
 
+/// How the page presents a scenario: the full page, or a compact embed with chosen views.
+/// These keys (`embed`, `view`) travel beside the scenario's in the same query string.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Presentation {
+    pub embed: bool,
+    /// Views named by `view=context,machines`, in order, known ones only.
+    pub views: Vec<String>,
+}
+
+/// The views an embed can show besides the headline.
+pub const EMBED_VIEWS: [&str; 8] = ["headline", "machines", "context", "quants", "spill", "batch", "spec", "table"];
+
+impl Presentation {
+    pub fn from_query(query: &str) -> Presentation {
+        let mut p = Presentation::default();
+        for (k, v) in parse_query(query) {
+            match k.as_str() {
+                "embed" => p.embed = v == "1" || v == "true",
+                "view" => {
+                    p.views = v
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|v| EMBED_VIEWS.contains(v))
+                        .map(str::to_string)
+                        .collect()
+                }
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// `&embed=1&view=…` to append to a scenario's query.
+    pub fn to_query_suffix(&self) -> String {
+        let mut out = String::new();
+        if self.embed {
+            out.push_str("&embed=1");
+        }
+        if !self.views.is_empty() {
+            out.push_str(&format!("&view={}", encode(&self.views.join(","))));
+        }
+        out
+    }
+}
+
 /// Shortest text that reads back as the same f64.
 fn num(v: f64) -> String {
     format!("{v}")
@@ -647,6 +692,15 @@ mod tests {
         let keys: Vec<&str> = issues.iter().map(|i| i.key.as_str()).collect();
         assert_eq!(keys, vec!["bw", "ctx"]);
         assert_eq!(issues[0].to_string(), "bw: \"abc\" is not a number");
+    }
+
+    #[test]
+    fn presentation_keys_ride_beside_the_scenario() {
+        let p = Presentation::from_query("?hw=rtx-3090&embed=1&view=context,%3Cscript%3E,machines");
+        assert!(p.embed);
+        assert_eq!(p.views, vec!["context", "machines"]);
+        assert_eq!(p.to_query_suffix(), "&embed=1&view=context%2Cmachines");
+        assert_eq!(Presentation::from_query("hw=rtx-3090"), Presentation::default());
     }
 
     #[test]

@@ -290,6 +290,89 @@ pub fn fit_text(e: &Estimate) -> String {
     }
 }
 
+/// One CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn csv<const N: usize>(header: [&str; N], rows: impl Iterator<Item = [String; N]>) -> String {
+    let mut out = header.join(",");
+    out.push('\n');
+    for r in rows {
+        out.push_str(&r.iter().map(|f| csv_field(f)).collect::<Vec<_>>().join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// The comparison table as CSV, numbers unrounded.
+pub fn machine_rows_csv(rows: &[MachineRow]) -> String {
+    csv(
+        [
+            "id",
+            "machine",
+            "kind",
+            "bandwidth_gbs",
+            "memory_gib",
+            "ceiling_tok_s",
+            "expected_tok_s",
+            "expected_low_tok_s",
+            "expected_high_tok_s",
+            "fits",
+            "bytes_per_token",
+            "measured_tok_s",
+            "measured_context",
+        ],
+        rows.iter().map(|r| {
+            [
+                r.id.clone(),
+                r.name.clone(),
+                r.kind.id().to_string(),
+                r.bandwidth_gbs.to_string(),
+                r.memory_gib.to_string(),
+                r.ceiling.to_string(),
+                r.expected.to_string(),
+                r.low.to_string(),
+                r.high.to_string(),
+                r.fits.map_or(String::new(), |f| f.to_string()),
+                r.bytes_per_token.to_string(),
+                r.measured.map_or(String::new(), |m| m.1.to_string()),
+                r.measured.map_or(String::new(), |m| m.0.to_string()),
+            ]
+        }),
+    )
+}
+
+/// The formats table as CSV.
+pub fn quant_rows_csv(rows: &[QuantRow]) -> String {
+    csv(
+        [
+            "id",
+            "format",
+            "bits_per_weight",
+            "weight_bytes",
+            "ceiling_tok_s",
+            "expected_tok_s",
+            "fits",
+        ],
+        rows.iter().map(|r| {
+            [
+                r.id.clone(),
+                r.name.clone(),
+                r.bpw.to_string(),
+                r.size_bytes.to_string(),
+                r.ceiling.to_string(),
+                r.expected.to_string(),
+                r.fits.map_or(String::new(), |f| f.to_string()),
+            ]
+        }),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +412,22 @@ mod tests {
             "{d}"
         );
         assert!(fit_text(&e).contains("VRAM holds"), "{}", fit_text(&e));
+    }
+
+    #[test]
+    fn tables_export_as_csv_that_reads_back() {
+        let rows = machine_rows(&Scenario::default(), catalog());
+        let text = machine_rows_csv(&rows);
+        let (header, records) = crate::catalog::csv::parse(&text).unwrap();
+        assert_eq!(header[0], "id");
+        assert_eq!(records.len(), rows.len());
+        // Names with commas survive quoting.
+        let named: Vec<&str> = records.iter().map(|r| r.1[1].as_str()).collect();
+        assert!(named.iter().any(|n| n.contains(',')));
+        assert_eq!(
+            quant_rows_csv(&quant_rows(&Scenario::default(), catalog())).lines().count(),
+            1 + catalog().quants.iter().filter(|q| q.weights).count()
+        );
     }
 
     #[test]

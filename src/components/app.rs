@@ -4,14 +4,17 @@ use leptos::prelude::*;
 
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
+use super::embed_view::EmbedView;
 use super::headline::Headline;
 use super::how_it_works::HowItWorks;
 use super::inputs_form::InputsForm;
 use super::notices::Notices;
 use super::quant_table::QuantTable;
+use super::share_panel::SharePanel;
+use crate::browser;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
-use crate::scenario::Scenario;
+use crate::scenario::{Presentation, Scenario};
 use crate::views;
 
 /// Reads a query string into a scenario that resolves, with one notice per key that could not be
@@ -41,17 +44,18 @@ pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
     (s, notices)
 }
 
-fn location_search() -> String {
-    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
-}
-
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (initial, initial_notices) = scenario_from_query(&location_search());
+    let search = browser::location_search();
+    let presentation = Presentation::from_query(&search);
+    let (initial, initial_notices) = scenario_from_query(&search);
     let scenario = RwSignal::new(initial);
     provide_context(scenario);
-    let (notices, _set_notices) = signal(initial_notices);
+    let (notices, set_notices) = signal(initial_notices);
+    // Bumped when the scenario is replaced from outside the form (back/forward), so the fields,
+    // which keep the user's own text, are rebuilt from it.
+    let (epoch, set_epoch) = signal(0u32);
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
@@ -93,13 +97,35 @@ pub fn App() -> impl IntoView {
             .unwrap_or_default()
     });
 
-    // Keep the address bar in step, without a history entry per keystroke.
-    Effect::new(move |_| {
-        let query = scenario.with(Scenario::to_query);
-        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("?{query}")));
+    // The address bar follows the scenario. Keystrokes rewrite the current history entry; a
+    // committed change (a `change` event: select, blur, Enter) ends it, so the next edit starts a
+    // new entry and back/forward step through the scenarios a person actually chose.
+    let commit_pending = StoredValue::new(true);
+    let suffix = presentation.to_query_suffix();
+    let write = move |commit: bool| {
+        let query = format!("{}{}", scenario.with_untracked(Scenario::to_query), suffix);
+        let push = commit_pending.get_value();
+        if browser::location_search() != format!("?{query}") {
+            browser::write_url(&query, push);
+            commit_pending.set_value(false);
         }
+        if commit {
+            commit_pending.set_value(true);
+        }
+    };
+    let write_input = write.clone();
+    let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        let (s, n) = scenario_from_query(&browser::location_search());
+        scenario.set(s);
+        set_notices.set(n);
+        set_epoch.update(|e| *e += 1);
+        commit_pending.set_value(true);
     });
+
+    if presentation.embed {
+        return view! { <EmbedView estimate=current machine_rows=machine_rows quant_rows=quant_rows views=presentation.views.clone() /> }
+            .into_any();
+    }
 
     view! {
         <header class="top">
@@ -109,7 +135,12 @@ pub fn App() -> impl IntoView {
         <main>
             <Notices notices=notices />
             <div class="layout">
-                <InputsForm />
+                <div on:input=move |_| write_input(false) on:change=move |_| write(true)>
+                    {move || {
+                        epoch.get();
+                        view! { <InputsForm /> }
+                    }}
+                </div>
                 <div class="results">
                     <Show when=move || problems().is_some()>
                         <p class="scenario-error" role="alert" data-testid="scenario-error">
@@ -123,10 +154,12 @@ pub fn App() -> impl IntoView {
             <ComparisonTable rows=machine_rows />
             <QuantTable rows=quant_rows />
             <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
+            <SharePanel />
             <HowItWorks />
         </main>
         <footer>
             <p>"tokbound runs entirely in your browser: no request leaves this page. Every catalog number keeps its source."</p>
         </footer>
     }
+    .into_any()
 }

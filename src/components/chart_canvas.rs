@@ -51,5 +51,19 @@ where
             let _ = canvas.set_attribute("data-draws", &draws.to_string());
         }
     });
-    view! { <canvas node_ref=canvas_ref data-testid=testid aria-label=label role="img"></canvas> }
+    view! {
+        <figure class="chart">
+            <canvas node_ref=canvas_ref data-testid=testid aria-label=label role="img"></canvas>
+            <button
+                type="button"
+                class="export"
+                data-testid=format!("export-{testid}-png")
+                on:click=move |_| {
+                    crate::browser::download_canvas_png(testid, &format!("tokbound-{testid}.png"));
+                }
+            >
+                "PNG"
+            </button>
+        </figure>
+    }
 }

@@ -23,7 +23,11 @@ pub fn ChartsPanel(
     machine_rows: Memo<Vec<MachineRow>>,
     /// The formats table's rows.
     quant_rows: Memo<Vec<QuantRow>>,
+    /// Draw only these charts (`machines`, `context` …); all when empty.
+    #[prop(optional)]
+    only: Vec<String>,
 ) -> impl IntoView {
+    let show = move |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let scenario = scenario();
     let inputs = Memo::new(move |_| estimate.get().map(|(i, _)| i));
     let chosen_hw = move || {
@@ -131,32 +135,32 @@ pub fn ChartsPanel(
 
     view! {
         <section class="charts" aria-label="charts">
-            <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" draw=move |a, t| {
+            {show("machines").then(|| view! { <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" draw=move |a, t| {
                 let _ = machines::draw(a, &bars.get(), t);
-            } />
-            <ChartCanvas testid="chart-context" label="decode speed against context length" draw=move |a, t| {
+            } /> })}
+            {show("context").then(|| view! { <ChartCanvas testid="chart-context" label="decode speed against context length" draw=move |a, t| {
                 if let Some(d) = context_data.get() {
                     let _ = context::draw(a, &d, t);
                 }
-            } />
-            <ChartCanvas testid="chart-quants" label="speed against size across quantizations" draw=move |a, t| {
+            } /> })}
+            {show("quants").then(|| view! { <ChartCanvas testid="chart-quants" label="speed against size across quantizations" draw=move |a, t| {
                 let _ = quants::draw(a, &quant_points.get(), t);
-            } />
-            <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" draw=move |a, t| {
+            } /> })}
+            {show("spill").then(|| view! { <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" draw=move |a, t| {
                 if let Some(d) = spill_data.get() {
                     let _ = spill::draw(a, &d, t);
                 }
-            } />
-            <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" draw=move |a, t| {
+            } /> })}
+            {show("batch").then(|| view! { <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" draw=move |a, t| {
                 if let Some(d) = batch_data.get() {
                     let _ = batch::draw(a, &d, t);
                 }
-            } />
-            <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" draw=move |a, t| {
+            } /> })}
+            {show("spec").then(|| view! { <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" draw=move |a, t| {
                 if let Some(d) = spec_data.get() {
                     let _ = spec::draw(a, &d, t);
                 }
-            } />
+            } /> })}
         </section>
     }
 }

@@ -77,6 +77,16 @@ pub fn ComparisonTable(
                     {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
                 </select>
             </label>
+            <button
+                type="button"
+                class="export"
+                data-testid="export-machines-csv"
+                on:click=move |_| {
+                    crate::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&sorted()));
+                }
+            >
+                "Download CSV"
+            </button>
             <div class="table-wrap">
                 <table data-testid="comparison-table">
                     <thead>

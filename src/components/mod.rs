@@ -6,6 +6,7 @@ pub mod chart_canvas;
 pub mod charts_panel;
 pub mod comparison_table;
 pub mod context_field;
+pub mod embed_view;
 pub mod headline;
 pub mod how_it_works;
 pub mod inputs_form;
@@ -15,6 +16,7 @@ pub mod notices;
 pub mod number_field;
 pub mod quant_table;
 pub mod select_field;
+pub mod share_panel;
 
 use leptos::prelude::*;
 

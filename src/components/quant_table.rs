@@ -14,6 +14,16 @@ pub fn QuantTable(
     view! {
         <section class="table-section">
             <h2>"This machine, every quantization"</h2>
+            <button
+                type="button"
+                class="export"
+                data-testid="export-quants-csv"
+                on:click=move |_| {
+                    crate::browser::download_text("tokbound-quants.csv", "text/csv", &views::quant_rows_csv(&rows.get_untracked()));
+                }
+            >
+                "Download CSV"
+            </button>
             <div class="table-wrap">
                 <table data-testid="quant-table">
                     <thead>

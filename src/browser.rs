@@ -1,0 +1,88 @@
+//! Thin wrappers over the browser APIs the page uses: the address bar, history, downloads and
+//! the clipboard. Each failure is swallowed into a `false`/`None`, never a panic.
+
+use wasm_bindgen::JsCast;
+
+/// The page's query string, with its `?`.
+pub fn location_search() -> String {
+    web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The page's address without query or fragment.
+pub fn location_base() -> String {
+    web_sys::window()
+        .and_then(|w| {
+            let l = w.location();
+            Some(format!("{}{}", l.origin().ok()?, l.pathname().ok()?))
+        })
+        .unwrap_or_default()
+}
+
+/// Writes `?query` to the address bar: a new history entry when `push`, else in place. Does
+/// nothing when the address already says it.
+pub fn write_url(query: &str, push: bool) {
+    let target = format!("?{query}");
+    if location_search() == target {
+        return;
+    }
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let null = wasm_bindgen::JsValue::NULL;
+        let _ = if push {
+            history.push_state_with_url(&null, "", Some(&target))
+        } else {
+            history.replace_state_with_url(&null, "", Some(&target))
+        };
+    }
+}
+
+/// Offers `href` (a data: or blob: URL) as a download named `filename`.
+fn click_download(href: &str, filename: &str) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(a) = document.create_element("a") else { return false };
+    let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+    a.set_href(href);
+    a.set_download(filename);
+    a.click();
+    true
+}
+
+/// Downloads `text` as a file.
+pub fn download_text(filename: &str, mime: &str, text: &str) -> bool {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return false;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return false;
+    };
+    let ok = click_download(&url, filename);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    ok
+}
+
+/// Downloads the canvas with `data-testid=testid` as a PNG, as drawn.
+pub fn download_canvas_png(testid: &str, filename: &str) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Some(canvas) = document.query_selector(&format!("canvas[data-testid=\"{testid}\"]")).ok().flatten() else {
+        return false;
+    };
+    let canvas: web_sys::HtmlCanvasElement = canvas.unchecked_into();
+    match canvas.to_data_url_with_type("image/png") {
+        Ok(url) => click_download(&url, filename),
+        Err(_) => false,
+    }
+}
+
+/// Puts `text` on the clipboard; `true` once the browser confirms it.
+pub async fn copy_to_clipboard(text: String) -> bool {
+    let Some(w) = web_sys::window() else { return false };
+    wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&text))
+        .await
+        .is_ok()
+}

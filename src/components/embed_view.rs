@@ -1,0 +1,42 @@
+//! The compact, chrome-less view for an iframe: the headline and the views named by `view=`.
+
+use leptos::prelude::*;
+
+use super::charts_panel::ChartsPanel;
+use super::comparison_table::ComparisonTable;
+use super::headline::Headline;
+use super::scenario;
+use crate::estimator::{Estimate, Inputs};
+use crate::views::{MachineRow, QuantRow};
+
+/// The embed: headline, the chosen charts or table, and a link to the full page.
+#[component]
+pub fn EmbedView(
+    /// The last valid (inputs, estimate).
+    estimate: Memo<Option<(Inputs, Estimate)>>,
+    /// Rows for the machines chart and table.
+    machine_rows: Memo<Vec<MachineRow>>,
+    /// Rows for the quants chart.
+    quant_rows: Memo<Vec<QuantRow>>,
+    /// The views named in the link (`context`, `machines`, `table` …).
+    views: Vec<String>,
+) -> impl IntoView {
+    let scenario = scenario();
+    let full = move || format!("./?{}", scenario.with(|s| s.to_query()));
+    let charts: Vec<String> = views
+        .iter()
+        .filter(|v| !matches!(v.as_str(), "headline" | "table"))
+        .cloned()
+        .collect();
+    let table = views.iter().any(|v| v == "table");
+    view! {
+        <main class="embed" data-testid="embed">
+            <Headline estimate=estimate />
+            {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
+            {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
+            <p class="embed-link">
+                <a href=full target="_blank" rel="noopener" data-testid="open-full">"open in tokbound ↗"</a>
+            </p>
+        </main>
+    }
+}

@@ -1,0 +1,60 @@
+//! Share the scenario: a link to copy, and an iframe snippet to paste into a blog.
+
+use leptos::prelude::*;
+
+use super::scenario;
+use crate::browser;
+use crate::scenario::Presentation;
+
+/// The share panel: the link (`share-url`), a copy button (`copy-link`) and the embed snippet
+/// (`embed-snippet`) for the current scenario.
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let scenario = scenario();
+    let base = browser::location_base();
+    let link = {
+        let base = base.clone();
+        move || format!("{base}?{}", scenario.with(|s| s.to_query()))
+    };
+    let snippet = move || {
+        let embed = Presentation {
+            embed: true,
+            views: vec!["context".into()],
+        };
+        format!(
+            "<iframe src=\"{base}?{}{}\" width=\"100%\" height=\"520\" loading=\"lazy\" title=\"tokbound: decode speed estimate\" style=\"border:0\"></iframe>",
+            scenario.with(|s| s.to_query()),
+            embed.to_query_suffix()
+        )
+    };
+    let (copied, set_copied) = signal(None::<bool>);
+    let link_for_copy = link.clone();
+    view! {
+        <section class="share" aria-label="share">
+            <h2>"Share this scenario"</h2>
+            <div class="share-row">
+                <input type="text" readonly data-testid="share-url" aria-label="link to this scenario" prop:value=link />
+                <button
+                    type="button"
+                    data-testid="copy-link"
+                    on:click=move |_| {
+                        let text = link_for_copy();
+                        wasm_bindgen_futures::spawn_local(async move {
+                            set_copied.set(Some(browser::copy_to_clipboard(text).await));
+                        });
+                    }
+                >
+                    {move || match copied.get() {
+                        None => "Copy link",
+                        Some(true) => "Copied",
+                        Some(false) => "Copy failed: select the link",
+                    }}
+                </button>
+            </div>
+            <label class="field wide">
+                <span class="field-label">"Embed in a page (iframe)"</span>
+                <textarea readonly rows="3" data-testid="embed-snippet" prop:value=snippet></textarea>
+            </label>
+        </section>
+    }
+}

@@ -1,0 +1,124 @@
+// Share, embed, export: a scenario travels as a URL; history steps through committed choices.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { serve, launch, openPage, ceiling, canvasSignature } from './harness.mjs';
+
+let server; let browser;
+before(async () => { server = await serve('/blog/tools/tokbound/'); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function fresh(query = '', options = {}) {
+  const p = await openPage(browser, options);
+  await p.page.goto(server.base + query);
+  await ceiling(p.page);
+  return p;
+}
+
+test('a scenario set with the inputs reopens from its link with the same numbers', async () => {
+  const { page } = await fresh();
+  await page.getByTestId('input-machine').selectOption('m4-max-40c');
+  await page.getByTestId('input-model').selectOption('gpt-oss-120b');
+  await page.getByTestId('input-quant').selectOption('mxfp4');
+  await page.getByTestId('input-ctx').fill('32768');
+  await page.getByTestId('input-kv').selectOption('q8_0');
+  const want = { ceiling: await page.getByTestId('ceiling').textContent(), expected: await page.getByTestId('expected').textContent(),
+    division: await page.getByTestId('division').textContent() };
+  const link = await page.getByTestId('share-url').inputValue();
+  assert.ok(link.startsWith(server.base + '?v=1&'), link);
+  assert.equal(new URL(link).search, new URL(page.url()).search, 'the address bar carries the same scenario');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.base).origin });
+  await page.getByTestId('copy-link').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=copy-link]').textContent !== 'Copy link');
+  assert.equal(await page.getByTestId('copy-link').textContent(), 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+  const other = await openPage(browser);
+  await other.page.goto(link);
+  await ceiling(other.page);
+  for (const [id, text] of Object.entries(want)) assert.equal(await other.page.getByTestId(id).textContent(), text, id);
+  assert.equal(await other.page.getByTestId('input-ctx').inputValue(), '32768');
+  assert.equal(await other.page.getByTestId('input-machine').inputValue(), 'm4-max-40c');
+  assert.deepEqual(other.errors, []);
+});
+
+test('custom keys in the URL work as in the CLI', async () => {
+  const { page } = await fresh('?bw=1000&weights=19GB&ctx=0');
+  assert.equal(await ceiling(page), 52.6);
+  assert.equal(await page.getByTestId('input-machine').inputValue(), 'custom');
+  assert.equal(await page.getByTestId('input-bw').inputValue(), '1000');
+});
+
+test('back and forward step through committed choices, not keystrokes', async () => {
+  const { page } = await fresh();
+  const first = await ceiling(page);
+  await page.getByTestId('input-machine').selectOption('rtx-3090');
+  const second = await ceiling(page);
+  await page.getByTestId('input-ctx').click();
+  await page.getByTestId('input-ctx').pressSequentially('0', { delay: 20 }); // 40960
+  await page.getByTestId('input-ctx').press('Tab');
+  const third = await ceiling(page);
+  assert.notEqual(second, third);
+  assert.match(page.url(), /ctx=40960/);
+  await page.goBack();
+  await page.waitForFunction(() => !location.search.includes('ctx=40960'));
+  assert.equal(await ceiling(page), second);
+  assert.equal(await page.getByTestId('input-ctx').inputValue(), '4096');
+  await page.goBack();
+  await page.waitForFunction(() => !location.search.includes('hw=rtx-3090'));
+  assert.equal(await ceiling(page), first);
+  await page.goForward();
+  await page.waitForFunction(() => location.search.includes('hw=rtx-3090'));
+  assert.equal(await ceiling(page), second);
+  assert.equal(await page.getByTestId('input-machine').inputValue(), 'rtx-3090');
+});
+
+test('garbage in the URL shows a notice naming each key, falls back to defaults and injects nothing', async () => {
+  const q = '?bw=abc&hw=%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E&ctx=-7&model=%22%3E%3Cscript%3Ewindow.pwned%3D2%3C%2Fscript%3E&quant=zz&zzz=1';
+  const { page, errors } = await fresh(q);
+  const notice = await page.getByTestId('url-notices').textContent();
+  assert.match(notice, /bw: "abc" is not a number, using 1008/);
+  assert.match(notice, /ctx: "-7" is outside 0–100000000, using 4096/);
+  assert.match(notice, /hw: "<img src=x onerror=window\.pwned=1>" is not a catalog id/);
+  assert.match(notice, /model: "">\s?<script>/);
+  assert.match(notice, /quant: unknown quant "zz"; nearest:/);
+  assert.ok(!notice.includes('zzz'), 'unknown keys are ignored');
+  assert.ok(await ceiling(page) > 45, 'the default scenario stands');
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await page.locator('main img').count(), 0);
+  assert.deepEqual(errors, []);
+});
+
+test('the embed view renders inside an iframe on another page, with a link to the full page', async () => {
+  const { page } = await fresh('?hw=rtx-3090&model=llama-3.1-8b');
+  const snippet = await page.getByTestId('embed-snippet').inputValue();
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/blog\/tools\/tokbound\/\?v=1&hw=rtx-3090&model=llama-3\.1-8b&embed=1&view=context"/);
+  const host = await openPage(browser);
+  await host.page.goto(server.base + 'favicon-missing-on-purpose');
+  await host.page.setContent(`<h1>My post</h1>${snippet.replace('view=context', 'view=context%2Cmachines')}`);
+  const frame = host.page.frameLocator('iframe');
+  await frame.getByTestId('embed').waitFor();
+  const text = await frame.getByTestId('ceiling').textContent();
+  assert.match(text, /^\d+\.\d tok\/s$/);
+  assert.equal(await frame.locator('canvas').count(), 2);
+  assert.equal(await frame.getByTestId('input-machine').count(), 0, 'no form in an embed');
+  const href = await frame.getByTestId('open-full').getAttribute('href');
+  assert.equal(href, './?v=1&hw=rtx-3090&model=llama-3.1-8b');
+  const sig = await frame.getByTestId('chart-context').evaluate((c) => c.width);
+  assert.ok(sig > 100);
+});
+
+test('tables export as CSV and charts as PNG', async () => {
+  const { page } = await fresh();
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-machines-csv').click()]);
+  assert.equal(csv.suggestedFilename(), 'tokbound-machines.csv');
+  const text = await readFile(await csv.path(), 'utf8');
+  assert.ok(text.startsWith('id,machine,kind,bandwidth_gbs'));
+  assert.ok(text.trim().split('\n').length > 100);
+  const [quants] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-quants-csv').click()]);
+  assert.ok((await readFile(await quants.path(), 'utf8')).includes('q4_k_m,Q4_K_M,4.9'));
+  const [png] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-chart-context-png').click()]);
+  const bytes = await readFile(await png.path());
+  assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  const sig = await canvasSignature(page, 'chart-context');
+  assert.ok(bytes.length > 5000, `${bytes.length} bytes for a ${sig.width}px canvas`);
+});
