@@ -17,6 +17,7 @@ pub mod calibration;
 pub mod catalog;
 pub mod charts;
 pub mod estimator;
+pub mod import;
 pub mod scenario;
 pub mod units;
 pub mod views;
