@@ -18,6 +18,7 @@ pub mod catalog;
 pub mod charts;
 pub mod estimator;
 pub mod import;
+pub mod imported;
 pub mod scenario;
 pub mod units;
 pub mod views;

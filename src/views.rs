@@ -2,7 +2,7 @@
 //! natively: one row per machine, one row per format, the division written out.
 
 use crate::catalog::{Catalog, Kind};
-use crate::estimator::{estimate, Estimate};
+use crate::estimator::{estimate, Estimate, Inputs};
 use crate::scenario::Scenario;
 use crate::units::{fmt_bytes, fmt_tok_s};
 
@@ -120,12 +120,17 @@ fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
 
 /// One row per catalog machine for the scenario's model, format and context.
 pub fn machine_rows(s: &Scenario, cat: &Catalog) -> Vec<MachineRow> {
+    machine_rows_with(s, cat, |s| s.resolve(cat).ok())
+}
+
+/// [`machine_rows`] with a custom resolver (the page applies an imported model's architecture).
+pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) -> Option<Inputs>) -> Vec<MachineRow> {
     let (model, quant) = model_and_quant(s);
     let ctx = s.ctx.unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
     cat.machines
         .iter()
         .filter_map(|m| {
-            let inputs = with_machine(s, &m.id).resolve(cat).ok()?;
+            let inputs = resolve(&with_machine(s, &m.id))?;
             let e = estimate(&inputs);
             let measured = measured(cat, &m.id, model, quant)
                 .into_iter()
@@ -195,6 +200,11 @@ pub struct QuantRow {
 
 /// One row per weight format (empty for a model given only by its file size).
 pub fn quant_rows(s: &Scenario, cat: &Catalog) -> Vec<QuantRow> {
+    quant_rows_with(s, cat, |s| s.resolve(cat).ok())
+}
+
+/// [`quant_rows`] with a custom resolver.
+pub fn quant_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) -> Option<Inputs>) -> Vec<QuantRow> {
     if s.weights.is_some() {
         return Vec::new();
     }
@@ -207,14 +217,12 @@ pub fn quant_rows(s: &Scenario, cat: &Catalog) -> Vec<QuantRow> {
         .iter()
         .filter(|q| q.weights)
         .filter_map(|q| {
-            let inputs = Scenario {
+            let inputs = resolve(&Scenario {
                 quant: Some(q.id.clone()),
                 bpw: None,
                 weights: None,
                 ..s.clone()
-            }
-            .resolve(cat)
-            .ok()?;
+            })?;
             let e = estimate(&inputs);
             Some(QuantRow {
                 id: q.id.clone(),

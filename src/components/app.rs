@@ -7,6 +7,7 @@ use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
 use super::headline::Headline;
 use super::how_it_works::HowItWorks;
+use super::import_panel::ImportPanel;
 use super::inputs_form::InputsForm;
 use super::notices::Notices;
 use super::quant_table::QuantTable;
@@ -14,6 +15,7 @@ use super::share_panel::SharePanel;
 use crate::browser;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
+use crate::imported::Imported;
 use crate::scenario::{Presentation, Scenario};
 use crate::views;
 
@@ -44,6 +46,10 @@ pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
     (s, notices)
 }
 
+/// Writes the scenario to the address bar as a committed change (a new history entry).
+#[derive(Clone, Copy)]
+pub struct UrlCommit(pub Callback<()>);
+
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
@@ -57,8 +63,22 @@ pub fn App() -> impl IntoView {
     // which keep the user's own text, are rebuilt from it.
     let (epoch, set_epoch) = signal(0u32);
 
+    let imported = RwSignal::new(None::<Imported>);
+    provide_context(imported);
+
     let cat = catalog();
-    let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
+    let resolved = Memo::new(move |_| {
+        scenario.with(|s| {
+            s.resolve(cat).map(|mut inputs| {
+                imported.with(|i| {
+                    if let Some(i) = i.as_ref().filter(|i| i.matches(s)) {
+                        i.apply(&mut inputs);
+                    }
+                });
+                inputs
+            })
+        })
+    });
     // The last valid estimate stays on screen while an input is being corrected.
     let current = Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
         Ok(inputs) => {
@@ -114,6 +134,9 @@ pub fn App() -> impl IntoView {
         }
     };
     let write_input = write.clone();
+    // Components outside the form (the importer) commit their changes the same way.
+    let write_commit = write.clone();
+    provide_context(UrlCommit(Callback::new(move |()| write_commit(true))));
     let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
         let (s, n) = scenario_from_query(&browser::location_search());
         scenario.set(s);
@@ -154,6 +177,7 @@ pub fn App() -> impl IntoView {
             <ComparisonTable rows=machine_rows />
             <QuantTable rows=quant_rows />
             <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
+            <ImportPanel />
             <SharePanel />
             <HowItWorks />
         </main>

@@ -9,6 +9,7 @@ pub mod context_field;
 pub mod embed_view;
 pub mod headline;
 pub mod how_it_works;
+pub mod import_panel;
 pub mod inputs_form;
 pub mod machine_picker;
 pub mod model_picker;
