@@ -4,7 +4,7 @@ SHELL := /bin/bash
 WEB := scripts/webenv
 PORT ?= 8080
 
-.PHONY: setup serve dist test lint test-native test-web test-e2e bench clean
+.PHONY: setup serve dist test lint test-native test-web test-e2e bench fuzz clean
 
 setup:
 	@scripts/setup.sh
@@ -36,8 +36,15 @@ test-e2e: dist
 	cd tests/e2e && node --test --test-concurrency=1 *.test.mjs
 
 ## Benchmarks that print figures (native sweep; see README for the latest).
-bench:
+bench: dist
 	cargo bench --bench sweep
+	cd tests/e2e && node bench.mjs
+
+## A million generated inputs each for the URL codec, the config.json importer and the GGUF
+## parser (make test runs a CI-sized share of the same tests). FUZZ_CASES=N for another count.
+FUZZ_CASES ?= 1000000
+fuzz:
+	FUZZ_CASES=$(FUZZ_CASES) cargo test --release --test fuzz --test import -- --nocapture takes_any mutated_headers
 
 clean:
 	rm -rf dist target .toolchain

@@ -78,4 +78,8 @@ fi
 
 # 6. Node's packages for the end-to-end tests (playwright-core drives the installed browser).
 npm_ci tests/e2e
+# 7. Every crate the builds need, in cargo's cache: Trunk runs cargo --offline, and building std
+#    for wasm32 (the Debian path) needs std's own dependencies too.
+scripts/webenv cargo fetch --target wasm32-unknown-unknown --quiet
+cargo fetch --quiet
 say "ready ($mode toolchain for wasm32)"

@@ -28,4 +28,6 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod browser;
 #[cfg(target_arch = "wasm32")]
+pub mod canvas_backend;
+#[cfg(target_arch = "wasm32")]
 pub mod components;

@@ -221,27 +221,27 @@ impl Scenario {
                     }
                 }
                 "hw" => self.hw = Some(id(text)?),
-                "bw" => self.bw = Some(units::positive(text, 100_000.0)?),
-                "mem" => self.mem = Some(units::positive(text, 100_000.0)?),
+                "bw" => self.bw = Some(units::positive(text, 0.01, 100_000.0)?),
+                "mem" => self.mem = Some(units::positive(text, 0.01, 100_000.0)?),
                 "kind" => {
                     self.kind =
                         Some(Kind::parse(text.trim()).ok_or_else(|| format!("\"{}\" is not gpu, apple, soc or cpu", shorten(text)))?)
                 }
-                "tflops" => self.tflops = Some(units::positive(text, 1_000_000.0)?),
+                "tflops" => self.tflops = Some(units::positive(text, 0.001, 1_000_000.0)?),
                 "usable" => self.usable = Some(units::number_in(text, 0.01, 1.0)?),
                 "model" => self.model = Some(id(text)?),
-                "params" => self.params = Some(units::positive(text, 100_000.0)?),
-                "active" => self.active = Some(units::positive(text, 100_000.0)?),
+                "params" => self.params = Some(units::positive(text, 0.0001, 100_000.0)?),
+                "active" => self.active = Some(units::positive(text, 0.0001, 100_000.0)?),
                 "layers" => self.layers = Some(units::whole(text, 1, 1000)?),
                 "kv_heads" => self.kv_heads = Some(units::whole(text, 1, 1024)?),
                 "head_dim" => self.head_dim = Some(units::whole(text, 1, 4096)?),
                 "quant" => self.quant = Some(id(text)?),
-                "bpw" => self.bpw = Some(units::positive(text, 64.0)?),
+                "bpw" => self.bpw = Some(units::positive(text, 0.5, 64.0)?),
                 "weights" => self.weights = Some(Size::parse(text)?),
                 "ctx" => self.ctx = Some(units::whole(text, 0, 100_000_000)?),
                 "kv" => self.kv = Some(id(text)?),
                 "gpu_frac" => self.gpu_frac = Some(units::number_in(text, 0.0, 1.0)?),
-                "ram_bw" => self.ram_bw = Some(units::positive(text, 100_000.0)?),
+                "ram_bw" => self.ram_bw = Some(units::positive(text, 0.01, 100_000.0)?),
                 "offload" => {
                     self.offload_experts = Some(match text.trim() {
                         "experts" => true,

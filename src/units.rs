@@ -25,11 +25,15 @@ pub fn number_in(text: &str, min: f64, max: f64) -> Result<f64, String> {
     Ok(v)
 }
 
-/// A number greater than zero and at most `max`.
-pub fn positive(text: &str, max: f64) -> Result<f64, String> {
+/// A number at least `min` (> 0: vanishing values would make the arithmetic meaningless) and at
+/// most `max`.
+pub fn positive(text: &str, min: f64, max: f64) -> Result<f64, String> {
     let v = number(text)?;
     if v <= 0.0 {
         return Err("must be greater than 0".into());
+    }
+    if v < min {
+        return Err(format!("is smaller than {min}, the least this field takes"));
     }
     if v > max {
         return Err(format!("is larger than {}, the most this field takes", fmt_bound(max)));
@@ -79,6 +83,9 @@ pub fn size_bytes(text: &str) -> Result<f64, String> {
         return Err("must be greater than 0".into());
     }
     let bytes = v * scale;
+    if bytes < 1e3 {
+        return Err("is smaller than 1 KB".into());
+    }
     if bytes > 1e15 {
         return Err("is larger than 1 PB".into());
     }
@@ -134,8 +141,9 @@ mod tests {
         assert!(number("abc").unwrap_err().contains("not a number"));
         assert!(number("inf").is_err());
         assert!(number("").is_err());
-        assert!(positive("0", 10.0).is_err());
-        assert!(positive("1e308", 1e5).is_err());
+        assert!(positive("0", 0.01, 10.0).is_err());
+        assert!(positive("1e-310", 0.01, 10.0).is_err());
+        assert!(positive("1e308", 0.01, 1e5).is_err());
         assert!(whole("2.5", 1, 8).is_err());
         assert_eq!(whole("4", 1, 8).unwrap(), 4);
     }

@@ -919,14 +919,20 @@ impl Rng {
     }
 }
 
+/// Cases for the mutation loop: `FUZZ_CASES` (`make fuzz` sets a million), else a CI-sized share.
+fn fuzz_cases() -> usize {
+    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000)
+}
+
 #[test]
-fn twenty_thousand_mutated_headers_never_panic() {
+fn mutated_headers_never_panic() {
+    let cases = fuzz_cases();
     let (valid, data) = tiny_llama(3, 64).header();
     let full_size = valid.len() as u64 + data;
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let (mut ok, mut need, mut invalid) = (0, 0, 0);
     let t = Instant::now();
-    for _ in 0..20_000 {
+    for _ in 0..cases {
         let mut b = valid.clone();
         for _ in 0..1 + rng.below(4) {
             let at = rng.below(b.len());
@@ -965,7 +971,10 @@ fn twenty_thousand_mutated_headers_never_panic() {
             }
         }
     }
-    assert_eq!(ok + need + invalid, 20_000);
+    assert_eq!(ok + need + invalid, cases);
     assert!(ok > 0 && need > 0 && invalid > 0, "{ok} ok, {need} need more, {invalid} invalid");
-    assert!(t.elapsed() < Duration::from_secs(60));
+    println!(
+        "fuzz gguf: {cases} mutated headers in {:.1} s: {ok} parsed, {need} asked for more, {invalid} refused",
+        t.elapsed().as_secs_f64()
+    );
 }

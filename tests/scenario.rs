@@ -36,7 +36,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
     );
     let weights = (
         option::of(id()),
-        option::of(0.01f64..64.0),
+        option::of(0.5f64..64.0),
         option::of(size()),
         option::of(0u32..100_000_000),
         option::of(id()),

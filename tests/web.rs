@@ -104,3 +104,23 @@ async fn a_number_field_keeps_bad_text_and_the_last_good_value() {
     assert_eq!(scenario.get_untracked().bw, None, "an empty optional field means the default");
     assert_eq!(by_testid(&host, "input-bw-error").text_content().unwrap(), "");
 }
+
+#[wasm_bindgen_test]
+async fn a_panic_shows_a_readable_message_with_a_reset_link() {
+    tokbound::app::show_panic("index out of bounds <img src=x onerror=alert(1)>");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let panel = document.query_selector("[data-testid=panic]").unwrap().expect("the panic panel");
+    let text = panel.text_content().unwrap();
+    assert!(text.contains("tokbound stopped with an internal error"), "{text}");
+    assert!(
+        text.contains("index out of bounds <img src=x onerror=alert(1)>"),
+        "the message is text: {text}"
+    );
+    assert!(panel.query_selector("img").unwrap().is_none(), "no markup from the message");
+    let reset = document.query_selector("[data-testid=panic-reset]").unwrap().unwrap();
+    assert_eq!(reset.get_attribute("href").as_deref(), Some("./"));
+    assert!(document.body().unwrap().class_list().contains("crashed"));
+    // Leave the page as the other tests expect it.
+    panel.remove();
+    document.body().unwrap().class_list().remove_1("crashed").unwrap();
+}

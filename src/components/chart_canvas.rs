@@ -1,11 +1,15 @@
-//! A `<canvas>` that a plotters chart function draws on whenever the data it reads changes.
+//! A `<canvas>` a plotters chart function draws on whenever its data changes.
+
+use std::cell::Cell;
+use std::rc::Rc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
 
+use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::Theme;
 
 /// Light or dark chart colours, following the page's `prefers-color-scheme`.
@@ -20,36 +24,61 @@ fn theme() -> Theme {
     }
 }
 
-/// A canvas sized for the device pixel ratio and redrawn by `draw` whenever the signals `draw`
-/// reads change. `data-draws` counts the draws, so tests can check that a chart redraws only
-/// when its inputs change.
+/// Runs `f` after the next paint (two animation frames), so the headline and tables a change
+/// updates are on screen before the charts spend their time drawing.
+fn after_next_paint(f: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else { return };
+    let second = Closure::once_into_js(f);
+    let first = Closure::once_into_js(move || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(second.unchecked_ref());
+        }
+    });
+    let _ = window.request_animation_frame(first.unchecked_ref());
+}
+
+/// A canvas sized for the device pixel ratio, redrawn by `draw` whenever `data` changes (a memo:
+/// an input that leaves the chart's data equal causes no redraw). Drawing waits for the next
+/// paint; a newer change supersedes a pending draw. `data-draws` counts the draws, so tests can
+/// check that a chart redraws only when its inputs change.
 #[component]
-pub fn ChartCanvas<F>(
+pub fn ChartCanvas<T>(
     /// The `data-testid` of the `<canvas>`.
     testid: &'static str,
     /// What the chart shows, for screen readers.
     label: &'static str,
-    /// Draws the chart; every signal it reads is a dependency.
-    draw: F,
+    /// The chart's data.
+    data: Memo<T>,
+    /// Draws the chart from its data.
+    draw: fn(&DrawingArea<MeasuredCanvas, Shift>, &T, &Theme),
 ) -> impl IntoView
 where
-    F: Fn(&DrawingArea<CanvasBackend, Shift>, &Theme) + 'static,
+    T: Clone + PartialEq + Send + Sync + 'static,
 {
     let canvas_ref = NodeRef::<Canvas>::new();
-    let mut draws = 0u32;
+    let generation = Rc::new(Cell::new(0u32));
+    let draws = Rc::new(Cell::new(0u32));
     Effect::new(move |_| {
+        let value = data.get();
         let Some(canvas) = canvas_ref.get() else { return };
-        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-        let css_width = f64::from(canvas.client_width().max(300));
-        let css_height = (css_width * 0.55).clamp(260.0, 460.0);
-        canvas.set_width((css_width * ratio) as u32);
-        canvas.set_height((css_height * ratio) as u32);
-        if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
-            let area = backend.into_drawing_area();
-            draw(&area, &theme());
-            draws += 1;
-            let _ = canvas.set_attribute("data-draws", &draws.to_string());
-        }
+        let this = generation.get().wrapping_add(1);
+        generation.set(this);
+        let (generation, draws) = (generation.clone(), draws.clone());
+        after_next_paint(move || {
+            if generation.get() != this {
+                return;
+            }
+            let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+            let css_width = f64::from(canvas.client_width().max(300));
+            let css_height = (css_width * 0.55).clamp(260.0, 460.0);
+            canvas.set_width((css_width * ratio) as u32);
+            canvas.set_height((css_height * ratio) as u32);
+            if let Some(backend) = MeasuredCanvas::new(canvas.clone()) {
+                draw(&backend.into_drawing_area(), &value, &theme());
+                draws.set(draws.get() + 1);
+                let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
+            }
+        });
     });
     view! {
         <figure class="chart">

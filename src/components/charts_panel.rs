@@ -135,32 +135,44 @@ pub fn ChartsPanel(
 
     view! {
         <section class="charts" aria-label="charts">
-            {show("machines").then(|| view! { <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" draw=move |a, t| {
-                let _ = machines::draw(a, &bars.get(), t);
-            } /> })}
-            {show("context").then(|| view! { <ChartCanvas testid="chart-context" label="decode speed against context length" draw=move |a, t| {
-                if let Some(d) = context_data.get() {
-                    let _ = context::draw(a, &d, t);
-                }
-            } /> })}
-            {show("quants").then(|| view! { <ChartCanvas testid="chart-quants" label="speed against size across quantizations" draw=move |a, t| {
-                let _ = quants::draw(a, &quant_points.get(), t);
-            } /> })}
-            {show("spill").then(|| view! { <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" draw=move |a, t| {
-                if let Some(d) = spill_data.get() {
-                    let _ = spill::draw(a, &d, t);
-                }
-            } /> })}
-            {show("batch").then(|| view! { <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" draw=move |a, t| {
-                if let Some(d) = batch_data.get() {
-                    let _ = batch::draw(a, &d, t);
-                }
-            } /> })}
-            {show("spec").then(|| view! { <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" draw=move |a, t| {
-                if let Some(d) = spec_data.get() {
-                    let _ = spec::draw(a, &d, t);
-                }
-            } /> })}
+            {show("machines").then(|| view! {
+                <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" data=bars draw=|a, d, t| {
+                    let _ = machines::draw(a, d, t);
+                } />
+            })}
+            {show("context").then(|| view! {
+                <ChartCanvas testid="chart-context" label="decode speed against context length" data=context_data draw=|a, d, t| {
+                    if let Some(d) = d {
+                        let _ = context::draw(a, d, t);
+                    }
+                } />
+            })}
+            {show("quants").then(|| view! {
+                <ChartCanvas testid="chart-quants" label="speed against size across quantizations" data=quant_points draw=|a, d, t| {
+                    let _ = quants::draw(a, d, t);
+                } />
+            })}
+            {show("spill").then(|| view! {
+                <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" data=spill_data draw=|a, d, t| {
+                    if let Some(d) = d {
+                        let _ = spill::draw(a, d, t);
+                    }
+                } />
+            })}
+            {show("batch").then(|| view! {
+                <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" data=batch_data draw=|a, d, t| {
+                    if let Some(d) = d {
+                        let _ = batch::draw(a, d, t);
+                    }
+                } />
+            })}
+            {show("spec").then(|| view! {
+                <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" data=spec_data draw=|a, d, t| {
+                    if let Some(d) = d {
+                        let _ = spec::draw(a, d, t);
+                    }
+                } />
+            })}
         </section>
     }
 }

@@ -27,12 +27,26 @@ pub fn ComparisonTable(
             }
         })
     };
-    let sorted = move || {
+    // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
+    // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
+    let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
-        let mut r: Vec<MachineRow> = rows.get().into_iter().filter(|r| k.is_none_or(|k| r.kind == k)).collect();
-        views::sort_rows(&mut r, col, asc);
-        r
+        rows.with(|rows| {
+            let mut picked: Vec<MachineRow> = rows.iter().filter(|r| k.is_none_or(|k| r.kind == k)).cloned().collect();
+            views::sort_rows(&mut picked, col, asc);
+            picked
+                .into_iter()
+                .filter_map(|r| rows.iter().position(|x| x.id == r.id))
+                .collect::<Vec<usize>>()
+        })
+    });
+    let sorted = move || {
+        order
+            .get()
+            .into_iter()
+            .filter_map(|i| rows.with(|r| r.get(i).cloned()))
+            .collect::<Vec<_>>()
     };
     let header = move |col: Column| {
         let aria = move || match sort.get() {
@@ -96,28 +110,33 @@ pub fn ComparisonTable(
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
-                            let cur = chosen();
-                            sorted()
-                                .into_iter()
-                                .map(|r| {
-                                    let current = r.id == cur;
-                                    view! {
-                                        <tr class:current=current data-machine=r.id.clone()>
-                                            <th scope="row">{r.name.clone()}</th>
-                                            <td>{r.kind.id()}</td>
-                                            <td class="num">{views::trim(r.bandwidth_gbs)}</td>
-                                            <td class="num">{views::trim(r.memory_gib)}</td>
-                                            <td class="num">{fmt_tok_s(r.ceiling)}</td>
-                                            <td class="num">{format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high))}</td>
-                                            <td>{views::fits_text(r.fits, r.spill_fraction)}</td>
-                                            <td class="num">{fmt_bytes(r.bytes_per_token)}</td>
-                                            <td class="num">{r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default()}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()
-                        }}
+                        <For each=move || order.get() key=|i| *i let:i>
+                            {
+                                let cell = move |f: fn(&MachineRow) -> String| move || rows.with(|r| r.get(i).map(f).unwrap_or_default());
+                                let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
+                                    r.get(i)
+                                        .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
+                                        .unwrap_or_default()
+                                });
+                                let current = {
+                                    let id = id.clone();
+                                    move || chosen() == id
+                                };
+                                view! {
+                                    <tr class:current=current data-machine=id>
+                                        <th scope="row">{name}</th>
+                                        <td>{kind_id}</td>
+                                        <td class="num">{bandwidth}</td>
+                                        <td class="num">{memory}</td>
+                                        <td class="num">{cell(|r| fmt_tok_s(r.ceiling))}</td>
+                                        <td class="num">{cell(|r| format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)))}</td>
+                                        <td>{cell(|r| views::fits_text(r.fits, r.spill_fraction))}</td>
+                                        <td class="num">{cell(|r| fmt_bytes(r.bytes_per_token))}</td>
+                                        <td class="num">{cell(|r| r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default())}</td>
+                                    </tr>
+                                }
+                            }
+                        </For>
                     </tbody>
                 </table>
             </div>

@@ -1,0 +1,81 @@
+// Performance budgets on the built release page, in headless Chromium: prints figures (make bench).
+//   transfer: gzipped size of every file in dist/ (the page loads all of them)
+//   first ceiling: navigation start → the frame after the ceiling first has text
+//   input → paint: 40 changes of input-ctx; time until the headline and table have changed (when
+//   the page's microtasks have run), to the next frame, and until the context chart has redrawn
+//   (charts draw after the next paint, so the numbers show first)
+import { readdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { serve, launch, openPage, ceiling } from './harness.mjs';
+
+const dist = new URL('../../dist/', import.meta.url).pathname;
+const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))]; };
+const fmt = (v) => v.toFixed(1);
+
+let total = 0;
+for (const f of await readdir(dist)) {
+  const bytes = await readFile(join(dist, f));
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  total += gz;
+  console.log(`  ${f}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
+}
+console.log(`transfer: ${(total / 1024).toFixed(1)} KB gzipped in total (budget 200 KB)`);
+
+const server = await serve('/');
+const browser = await launch();
+const firsts = [];
+for (let i = 0; i < 10; i++) {
+  const { page } = await openPage(browser);
+  await page.addInitScript(() => {
+    new MutationObserver((_, obs) => {
+      const el = document.querySelector('[data-testid=ceiling]');
+      if (el && el.textContent) { obs.disconnect(); requestAnimationFrame(() => { window.__firstCeiling = performance.now(); }); }
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  await page.goto(server.base);
+  await ceiling(page);
+  await page.waitForFunction(() => window.__firstCeiling);
+  firsts.push(await page.evaluate(() => window.__firstCeiling));
+  await page.close();
+}
+console.log(`first ceiling painted: median ${fmt(pct(firsts, 0.5))} ms, p90 ${fmt(pct(firsts, 0.9))} ms over ${firsts.length} loads (budget 250 ms)`);
+
+const { page } = await openPage(browser);
+await page.goto(server.base);
+await ceiling(page);
+await page.waitForTimeout(300);
+const samples = await page.evaluate(async () => {
+  const input = document.querySelector('[data-testid=input-ctx]');
+  const ceil = document.querySelector('[data-testid=ceiling]');
+  const tbody = document.querySelector('[data-testid=comparison-table] tbody');
+  const out = [];
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  for (let i = 0; i < 40; i++) {
+    await frame();
+    const value = String(2048 + i * 1531);
+    let headline = null; let table = null;
+    const t0 = performance.now();
+    const o1 = new MutationObserver(() => { if (headline === null) headline = performance.now(); });
+    const o2 = new MutationObserver(() => { if (table === null) table = performance.now(); });
+    o1.observe(ceil, { subtree: true, childList: true, characterData: true });
+    o2.observe(tbody, { subtree: true, childList: true, characterData: true });
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const painted = await frame();
+    o1.disconnect(); o2.disconnect();
+    const chart = document.querySelector('[data-testid=chart-context]');
+    const before = chart.dataset.draws;
+    while (chart.dataset.draws === before && performance.now() - t0 < 2000) await frame();
+    out.push({ headline: (headline ?? painted) - t0, table: (table ?? painted) - t0, frame: painted - t0, chart: performance.now() - t0 });
+  }
+  return out;
+});
+const h = samples.map((s) => Math.max(s.headline, s.table));
+const f = samples.map((s) => s.frame);
+const c = samples.map((s) => s.chart);
+console.log(`input-ctx → headline and table updated: median ${fmt(pct(h, 0.5))} ms, p90 ${fmt(pct(h, 0.9))} ms over ${samples.length} changes (budget p90 16 ms)`);
+console.log(`input-ctx → next frame painted: median ${fmt(pct(f, 0.5))} ms, p90 ${fmt(pct(f, 0.9))} ms`);
+console.log(`input-ctx → context chart redrawn (frames later): median ${fmt(pct(c, 0.5))} ms, p90 ${fmt(pct(c, 0.9))} ms`);
+await browser.close();
+await server.close();

@@ -1,0 +1,180 @@
+//! Generated-input runs of the URL codec and the config.json importer: every input returns (a
+//! scenario, an estimate or an error) without a panic. `FUZZ_CASES` sets the count per target
+//! (`make fuzz` runs a million); `make test` runs a CI-sized share. The GGUF parser's run is
+//! `mutated_headers_never_panic` in tests/import.rs. Crashing inputs found are kept below as
+//! regression cases.
+
+use std::time::Instant;
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use tokbound::catalog::catalog;
+use tokbound::estimator::estimate;
+use tokbound::import::config::from_config_json;
+use tokbound::scenario::{Scenario, KEYS};
+
+fn cases() -> u32 {
+    std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
+}
+
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+/// A value as a person or an attacker might type it.
+fn value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        any::<f64>().prop_map(|v| v.to_string()),
+        (0u64..100_000_000).prop_map(|v| v.to_string()),
+        prop::sample::select(vec![
+            "", "NaN", "inf", "-inf", "1e308", "-0", "0x10", "1_000", "4.58GiB", "19GB", "experts", "rtx-4090", "q4_k_m", "%", "%zz",
+            "<script>"
+        ])
+        .prop_map(str::to_string),
+        ".{0,30}",
+    ]
+}
+
+fn query() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop_oneof![prop::sample::select(KEYS.to_vec()).prop_map(str::to_string), "[a-z_]{1,8}"],
+            value(),
+        ),
+        0..12,
+    )
+    .prop_map(|pairs| {
+        pairs
+            .into_iter()
+            .map(|(k, v)| format!("{k}={}", tokbound::scenario::encode(&v)))
+            .collect::<Vec<_>>()
+            .join("&")
+    })
+}
+
+#[test]
+fn the_url_codec_takes_any_query() {
+    let cat = catalog();
+    let t = Instant::now();
+    runner()
+        .run(&query(), |q| {
+            let (s, _) = Scenario::from_query(&q);
+            if let Ok(inputs) = s.resolve(cat) {
+                let e = estimate(&inputs);
+                prop_assert!(e.ceiling_tok_s.is_finite() && e.expected_tok_s <= e.ceiling_tok_s, "{q}");
+            }
+            let (again, issues) = Scenario::from_query(&s.to_query());
+            prop_assert!(issues.is_empty(), "{q}");
+            prop_assert_eq!(again.to_query(), s.to_query());
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzz codec: {} queries in {:.1} s", cases(), t.elapsed().as_secs_f64());
+}
+
+/// JSON values shaped like configs: known keys with any JSON value, nested text_config.
+fn json() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::Bool),
+        any::<i64>().prop_map(|v| serde_json::json!(v)),
+        any::<f64>()
+            .prop_filter("finite", |v| v.is_finite())
+            .prop_map(|v| serde_json::json!(v)),
+        (0u32..200_000).prop_map(|v| serde_json::json!(v)),
+        ".{0,12}".prop_map(serde_json::Value::String),
+    ];
+    let keys = prop::sample::select(vec![
+        "num_hidden_layers",
+        "hidden_size",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "head_dim",
+        "vocab_size",
+        "intermediate_size",
+        "num_local_experts",
+        "num_experts",
+        "n_routed_experts",
+        "num_experts_per_tok",
+        "n_shared_experts",
+        "moe_intermediate_size",
+        "shared_expert_intermediate_size",
+        "first_k_dense_replace",
+        "sliding_window",
+        "sliding_window_pattern",
+        "layer_types",
+        "kv_lora_rank",
+        "q_lora_rank",
+        "qk_rope_head_dim",
+        "qk_nope_head_dim",
+        "v_head_dim",
+        "tie_word_embeddings",
+        "model_type",
+        "use_sliding_window",
+        "full_attention_interval",
+        "linear_num_value_heads",
+        "linear_key_head_dim",
+        "linear_value_head_dim",
+    ]);
+    let object = prop::collection::btree_map(
+        keys,
+        prop_oneof![leaf.clone(), prop::collection::vec(leaf, 0..6).prop_map(serde_json::Value::Array)],
+        0..20,
+    );
+    (object.clone(), prop::option::of(object)).prop_map(|(top, text)| {
+        let mut top: serde_json::Map<String, serde_json::Value> = top.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+        if let Some(t) = text {
+            top.insert(
+                "text_config".into(),
+                serde_json::Value::Object(t.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
+            );
+        }
+        serde_json::Value::Object(top).to_string()
+    })
+}
+
+#[test]
+fn the_config_importer_takes_any_json() {
+    let t = Instant::now();
+    runner()
+        .run(&prop_oneof![json(), ".{0,200}"], |text| {
+            if let Ok(c) = from_config_json(&text) {
+                prop_assert!(c.params_b.is_finite() && c.params_b >= 0.0);
+                prop_assert!(c.arch.kv_bytes(1e6, 16.0).is_finite());
+            }
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzz config.json: {} documents in {:.1} s", cases(), t.elapsed().as_secs_f64());
+}
+
+#[test]
+fn regression_cases() {
+    // Kept from runs: values that once looked tricky for the codec and importer.
+    for q in [
+        "ctx=1e2",
+        "bw=%2B1",
+        "weights=1e-300GB",
+        "k=%20%204",
+        "hw=rtx-4090&bw=1e-300",
+        "params=1.27e-310",
+        "bw=1e-310&weights=19GB",
+    ] {
+        let (s, _) = Scenario::from_query(q);
+        if let Ok(i) = s.resolve(catalog()) {
+            assert!(estimate(&i).ceiling_tok_s.is_finite(), "{q}");
+        }
+    }
+    for j in [
+        r#"{"num_hidden_layers":4294967295,"hidden_size":4294967295,"num_attention_heads":1,"vocab_size":4294967295}"#,
+        r#"{"text_config":[]}"#,
+    ] {
+        if let Ok(c) = from_config_json(j) {
+            assert!(c.params_b.is_finite());
+        }
+    }
+}
