@@ -17,7 +17,6 @@ pub const DEFAULT_CTX: u32 = 4096;
 pub const DEFAULT_PROMPT: u32 = 1024;
 pub const DEFAULT_K: u32 = 4;
 pub const DEFAULT_ACCEPT: f64 = 0.7;
-pub const DEFAULT_CUSTOM_BPW: f64 = 16.0;
 
 /// A size as the user wrote it, kept in its unit so links round-trip exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -453,26 +452,17 @@ impl Scenario {
         let quant = match (&self.quant, self.bpw, self.weights) {
             (_, _, Some(w)) => Some(WeightSpec::File { bytes: w.bytes() }),
             (_, Some(bpw), None) => Some(WeightSpec::Bits { bpw, other_bpw: None }),
-            (q, None, None) => {
-                let custom_default = self.model.is_none() && self.has_custom_model_keys() && q.is_none();
-                if custom_default {
-                    Some(WeightSpec::Bits {
-                        bpw: DEFAULT_CUSTOM_BPW,
-                        other_bpw: None,
-                    })
-                } else {
-                    match cat.quant(q.as_deref().unwrap_or(DEFAULT_QUANT)) {
-                        Ok(q) => Some(WeightSpec::Bits {
-                            bpw: q.bpw,
-                            other_bpw: q.other_bpw,
-                        }),
-                        Err(e) => {
-                            fail("quant", e);
-                            None
-                        }
-                    }
+            // Custom models too: the format, like every unset key, is the default scenario's.
+            (q, None, None) => match cat.quant(q.as_deref().unwrap_or(DEFAULT_QUANT)) {
+                Ok(q) => Some(WeightSpec::Bits {
+                    bpw: q.bpw,
+                    other_bpw: q.other_bpw,
+                }),
+                Err(e) => {
+                    fail("quant", e);
+                    None
                 }
-            }
+            },
         };
 
         // Model: a catalog id, or custom when custom keys or a weight file stand without one.

@@ -208,3 +208,16 @@ proptest! {
         prop_assert!(finite(&e));
     }
 }
+
+#[test]
+fn a_custom_model_takes_the_default_format_like_every_unset_key() {
+    // 8B parameters at Q4_K_M's 4.90 bits: 4.9 GB per token.
+    let e = run("bw=1000&params=8&ctx=0");
+    assert!(
+        (e.bytes_per_token.weights - 8e9 * 4.90 / 8.0).abs() < 1.0,
+        "{}",
+        e.bytes_per_token.weights
+    );
+    let f16 = run("bw=1000&params=8&ctx=0&quant=f16");
+    assert_eq!(f16.bytes_per_token.weights, 16e9);
+}
