@@ -432,15 +432,16 @@ impl Scenario {
             })
         } else {
             match cat.machine(self.hw.as_deref().unwrap_or(DEFAULT_HW)) {
-                Ok(m) => Some(MachineSpec {
-                    name: m.name.clone(),
-                    kind: m.kind,
-                    bandwidth_gbs: self.bw.unwrap_or(m.bandwidth_gbs),
-                    memory_gib: Some(self.mem.unwrap_or(m.memory_gib)),
-                    tflops: self.tflops.or(m.fp16_tflops),
-                    usable_fraction: self.usable.or(m.usable_fraction).unwrap_or(1.0),
-                    hbm: m.is_hbm(),
-                }),
+                Ok(m) => {
+                    let base = machine_spec(m);
+                    Some(MachineSpec {
+                        bandwidth_gbs: self.bw.unwrap_or(base.bandwidth_gbs),
+                        memory_gib: self.mem.or(base.memory_gib),
+                        tflops: self.tflops.or(base.tflops),
+                        usable_fraction: self.usable.unwrap_or(base.usable_fraction),
+                        ..base
+                    })
+                }
                 Err(e) => {
                     fail("hw", e);
                     None
@@ -599,6 +600,19 @@ impl Presentation {
             out.push_str(&format!("&view={}", encode(&self.views.join(","))));
         }
         out
+    }
+}
+
+/// A catalog machine as the estimator sees it, without the scenario's overrides.
+pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
+    MachineSpec {
+        name: m.name.clone(),
+        kind: m.kind,
+        bandwidth_gbs: m.bandwidth_gbs,
+        memory_gib: Some(m.memory_gib),
+        tflops: m.fp16_tflops,
+        usable_fraction: m.usable_fraction.unwrap_or(1.0),
+        hbm: m.is_hbm(),
     }
 }
 

@@ -127,15 +127,26 @@ pub fn machine_rows(s: &Scenario, cat: &Catalog) -> Vec<MachineRow> {
 pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) -> Option<Inputs>) -> Vec<MachineRow> {
     let (model, quant) = model_and_quant(s);
     let ctx = s.ctx.unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
+    // Resolve once, then swap in each catalog machine (its own figures, none of the scenario's
+    // machine overrides), rather than resolving 174 scenarios.
+    let Some(mut inputs) = resolve(&with_machine(s, &cat.machines.first().map_or(String::new(), |m| m.id.clone()))) else {
+        return Vec::new();
+    };
+    let runs: Vec<&crate::catalog::Measurement> = match (model, quant) {
+        (Some(model), Some(quant)) => cat.measurements.iter().filter(|m| m.model == model && m.quant == quant).collect(),
+        _ => Vec::new(),
+    };
     cat.machines
         .iter()
-        .filter_map(|m| {
-            let inputs = resolve(&with_machine(s, &m.id))?;
+        .map(|m| {
+            inputs.machine = crate::scenario::machine_spec(m);
             let e = estimate(&inputs);
-            let measured = measured(cat, &m.id, model, quant)
-                .into_iter()
+            let measured = runs
+                .iter()
+                .filter(|r| r.hw == m.id)
+                .map(|r| (r.context, r.tg_tok_s))
                 .min_by(|a, b| (a.0 - ctx).abs().total_cmp(&(b.0 - ctx).abs()));
-            Some(MachineRow {
+            MachineRow {
                 id: m.id.clone(),
                 name: m.name.clone(),
                 kind: m.kind,
@@ -149,7 +160,7 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
                 spill_fraction: e.spill.as_ref().map_or(0.0, |sp| sp.fraction),
                 bytes_per_token: e.bytes_per_token.total,
                 measured,
-            })
+            }
         })
         .collect()
 }

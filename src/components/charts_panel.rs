@@ -76,30 +76,26 @@ pub fn ChartsPanel(
         bars
     });
 
-    let context_data = Memo::new(move |_| {
-        let inp = inputs.get()?;
-        let cat = catalog();
-        let formats: Vec<(String, WeightSpec)> = match inp.weights {
-            WeightSpec::Bits { .. } => CONTEXT_FORMATS
-                .iter()
-                .filter_map(|id| cat.quant(id).ok())
-                .map(|q| {
-                    (
-                        q.name.clone(),
-                        WeightSpec::Bits {
-                            bpw: q.bpw,
-                            other_bpw: q.other_bpw,
-                        },
-                    )
-                })
-                .collect(),
-            WeightSpec::File { .. } => Vec::new(),
-        };
-        let kv: Vec<(String, f64)> = CONTEXT_KV
-            .iter()
-            .filter_map(|id| cat.kv_type(id).ok())
-            .map(|q| (q.name.clone(), q.bpw))
-            .collect();
+    // What each chart depends on, as small memos that compare equal when an input leaves the
+    // chart alone (the prompt length moves no chart); the charts' own data, hundreds of
+    // estimates, is computed when they draw, after the next paint.
+    let curve_inputs = Memo::new(move |_| {
+        inputs.get().map(|mut i| {
+            i.prompt = 0.0;
+            i.batch = None;
+            i.speculation = None;
+            i
+        })
+    });
+    let spec_inputs = Memo::new(move |_| {
+        inputs.get().map(|mut i| {
+            i.prompt = 0.0;
+            i.batch = None;
+            i
+        })
+    });
+    let context_key = Memo::new(move |_| {
+        let inp = curve_inputs.get()?;
         let measured = scenario.with(|s| {
             let model = if s.has_custom_model_keys() && s.model.is_none() {
                 None
@@ -111,9 +107,9 @@ pub fn ChartsPanel(
             } else {
                 Some(s.quant.clone().unwrap_or_else(|| DEFAULT_QUANT.into()))
             };
-            views::measured(cat, &chosen_hw(), model.as_deref(), quant.as_deref())
+            views::measured(catalog(), &chosen_hw(), model.as_deref(), quant.as_deref())
         });
-        Some(context::data(&inp, &formats, &kv, measured))
+        Some((inp, measured))
     });
     let quant_points = Memo::new(move |_| {
         quant_rows
@@ -129,9 +125,6 @@ pub fn ChartsPanel(
             })
             .collect::<Vec<_>>()
     });
-    let spill_data = Memo::new(move |_| inputs.get().map(|i| spill::data(&i)));
-    let batch_data = Memo::new(move |_| inputs.get().map(|i| batch::data(&i)));
-    let spec_data = Memo::new(move |_| inputs.get().map(|i| spec::data(&i)));
 
     view! {
         <section class="charts" aria-label="charts">
@@ -141,9 +134,9 @@ pub fn ChartsPanel(
                 } />
             })}
             {show("context").then(|| view! {
-                <ChartCanvas testid="chart-context" label="decode speed against context length" data=context_data draw=|a, d, t| {
-                    if let Some(d) = d {
-                        let _ = context::draw(a, d, t);
+                <ChartCanvas testid="chart-context" label="decode speed against context length" data=context_key draw=|a, key, t| {
+                    if let Some((inputs, measured)) = key {
+                        let _ = context::draw(a, &context_data(inputs, measured.clone()), t);
                     }
                 } />
             })}
@@ -153,23 +146,23 @@ pub fn ChartsPanel(
                 } />
             })}
             {show("spill").then(|| view! {
-                <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" data=spill_data draw=|a, d, t| {
-                    if let Some(d) = d {
-                        let _ = spill::draw(a, d, t);
+                <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" data=curve_inputs draw=|a, inputs, t| {
+                    if let Some(i) = inputs {
+                        let _ = spill::draw(a, &spill::data(i), t);
                     }
                 } />
             })}
             {show("batch").then(|| view! {
-                <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" data=batch_data draw=|a, d, t| {
-                    if let Some(d) = d {
-                        let _ = batch::draw(a, d, t);
+                <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" data=curve_inputs draw=|a, inputs, t| {
+                    if let Some(i) = inputs {
+                        let _ = batch::draw(a, &batch::data(i), t);
                     }
                 } />
             })}
             {show("spec").then(|| view! {
-                <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" data=spec_data draw=|a, d, t| {
-                    if let Some(d) = d {
-                        let _ = spec::draw(a, d, t);
+                <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" data=spec_inputs draw=|a, inputs, t| {
+                    if let Some(i) = inputs {
+                        let _ = spec::draw(a, &spec::data(i), t);
                     }
                 } />
             })}
@@ -183,4 +176,31 @@ fn short_name(name: &str) -> String {
     ["NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "]
         .iter()
         .fold(base.to_string(), |n, p| n.strip_prefix(p).map(str::to_string).unwrap_or(n))
+}
+
+/// The context chart's lines: the scenario's format, the common formats and KV types beside it.
+fn context_data(inp: &Inputs, measured: Vec<(f64, f64)>) -> context::Data {
+    let cat = catalog();
+    let formats: Vec<(String, WeightSpec)> = match inp.weights {
+        WeightSpec::Bits { .. } => CONTEXT_FORMATS
+            .iter()
+            .filter_map(|id| cat.quant(id).ok())
+            .map(|q| {
+                (
+                    q.name.clone(),
+                    WeightSpec::Bits {
+                        bpw: q.bpw,
+                        other_bpw: q.other_bpw,
+                    },
+                )
+            })
+            .collect(),
+        WeightSpec::File { .. } => Vec::new(),
+    };
+    let kv: Vec<(String, f64)> = CONTEXT_KV
+        .iter()
+        .filter_map(|id| cat.kv_type(id).ok())
+        .map(|q| (q.name.clone(), q.bpw))
+        .collect();
+    context::data(inp, &formats, &kv, measured)
 }
