@@ -69,6 +69,14 @@ export async function openPage(browser, options = {}) {
   return { page, errors, failures, requests };
 }
 
+/** Opens `url` in a fresh page and waits for the ceiling; returns what openPage returns. */
+export async function load(browser, url, options = {}) {
+  const p = await openPage(browser, options);
+  await p.page.goto(url);
+  await ceiling(p.page);
+  return p;
+}
+
 /** Reads the headline ceiling (tok/s) once the app has rendered it. */
 export async function ceiling(page) {
   const el = page.getByTestId('ceiling');

@@ -4,19 +4,14 @@ import assert from 'node:assert/strict';
 import { readFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, launch, openPage, ceiling } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling } from './harness.mjs';
 import { writeGguf } from './gguf.mjs';
 
 let server; let browser; let dir;
 before(async () => { server = await serve('/'); browser = await launch(); dir = await mkdtemp(join(tmpdir(), 'tokbound-import-')); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function fresh(query = '') {
-  const p = await openPage(browser);
-  await p.page.goto(server.base + query);
-  await ceiling(p.page);
-  return p;
-}
+const fresh = (query = '') => load(browser, server.base + query);
 
 test('a pasted config.json becomes the model, MLA and all', async () => {
   const { page, errors } = await fresh('?hw=h200-sxm&tp=8&ctx=32768&quant=q4_k_m');

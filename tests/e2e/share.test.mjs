@@ -2,18 +2,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, openPage, ceiling, canvasSignature } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling, canvasSignature } from './harness.mjs';
 
 let server; let browser;
 before(async () => { server = await serve('/blog/tools/tokbound/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function fresh(query = '', options = {}) {
-  const p = await openPage(browser, options);
-  await p.page.goto(server.base + query);
-  await ceiling(p.page);
-  return p;
-}
+const fresh = (query = '', options = {}) => load(browser, server.base + query, options);
 
 test('a scenario set with the inputs reopens from its link with the same numbers', async () => {
   const { page } = await fresh();

@@ -2,19 +2,14 @@
 // bad values keep the last estimate, and the layout holds at phone and desktop widths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, ceiling, canvasSignature } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling, canvasSignature } from './harness.mjs';
 
 const CHARTS = ['chart-machines', 'chart-context', 'chart-quants', 'chart-spill', 'chart-batch', 'chart-spec'];
 let server; let browser;
 before(async () => { server = await serve('/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function fresh(query = '', options = {}) {
-  const p = await openPage(browser, options);
-  await p.page.goto(server.base + query);
-  await ceiling(p.page);
-  return p;
-}
+const fresh = (query = '', options = {}) => load(browser, server.base + query, options);
 
 async function signatures(page) {
   const out = {};
