@@ -1,9 +1,7 @@
 //! Aggregate and per-stream speed against batch size, and where a step turns compute-bound.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{Axis, Corner, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs};
 
 pub const MAX_BATCH: u32 = 1024;
@@ -46,42 +44,51 @@ pub fn data(inp: &Inputs) -> Data {
     }
 }
 
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &Data, theme: &Theme) -> DrawResult<DB> {
-    let plot = frame(area, theme, "Batching: one weight read shared by many streams")?;
+/// Aggregate and per-stream speed against batch size on log axes, with dashed rules where a step
+/// turns compute-bound and where the KV caches stop fitting.
+pub fn plot(data: &Data) -> Plot {
     let y_max = axis_max(data.points.iter().map(|p| p.1));
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .build_cartesian_2d((1.0..MAX_BATCH as f64).log_scale(), (0.1..y_max).log_scale())?;
-    mesh!(chart, theme, "batch size (streams, log scale)", "tok/s (log scale)").draw()?;
-    let (c0, c1) = (theme.color(0), theme.color(1));
-    chart
-        .draw_series(LineSeries::new(data.points.iter().map(|p| (p.0, p.1.max(0.1))), c0.stroke_width(2)))?
-        .label("aggregate")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c0.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(data.points.iter().map(|p| (p.0, p.2.max(0.1))), c1.stroke_width(2)))?
-        .label("per stream")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c1.stroke_width(2)));
+    let mut p = Plot::new(
+        "Batching: one weight read shared by many streams",
+        Axis::log("batch size (streams, log scale)", 1.0, f64::from(MAX_BATCH)),
+        Axis::log("tok/s (log scale)", 0.1, y_max),
+        Corner::UpperLeft,
+    );
+    for (i, label) in ["aggregate", "per stream"].into_iter().enumerate() {
+        p.add(
+            Some(label.into()),
+            Paint::Series(i),
+            Mark::Line {
+                points: data.points.iter().map(|q| (q.0, if i == 0 { q.1 } else { q.2 }.max(0.1))).collect(),
+                width: 2,
+                dash: None,
+            },
+        );
+    }
+    let rule = |b: u32| vec![(f64::from(b), 0.1), (f64::from(b), y_max)];
     if let Some(b) = data.compute_bound_from.filter(|&b| b <= MAX_BATCH) {
-        let x = b as f64;
-        let fg = theme.foreground;
-        chart
-            .draw_series(DashedLineSeries::new(vec![(x, 0.1), (x, y_max)], 5, 4, fg.stroke_width(1)))?
-            .label(format!("compute-bound from batch {b}"))
-            .legend(move |(x, y)| PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], fg));
+        p.add(
+            Some(format!("compute-bound from batch {b}")),
+            Paint::Ink,
+            Mark::Line {
+                points: rule(b),
+                width: 1,
+                dash: Some((5, 4)),
+            },
+        );
     }
     if let Some(b) = data.memory_full_after {
-        let x = b as f64;
-        let c = theme.color(3);
-        chart
-            .draw_series(DashedLineSeries::new(vec![(x, 0.1), (x, y_max)], 2, 3, c.stroke_width(2)))?
-            .label(format!("memory full beyond batch {b}"))
-            .legend(move |(x, y)| PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], c.stroke_width(2)));
+        p.add(
+            Some(format!("memory full beyond batch {b}")),
+            Paint::Series(3),
+            Mark::Line {
+                points: rule(b),
+                width: 2,
+                dash: Some((2, 3)),
+            },
+        );
     }
-    legend!(chart, theme, SeriesLabelPosition::UpperLeft)?;
-    area.present()
+    p
 }
 
 #[cfg(test)]
@@ -99,7 +106,7 @@ mod tests {
         // Batch 32 shares one weight read among 32 streams.
         assert!(d.points[5].1 > 10.0 * d.points[0].1);
         let b = d.compute_bound_from.expect("crossover");
-        let doc = svg(|a| draw(a, &d, &Theme::LIGHT));
+        let doc = svg(&plot(&d));
         for text in [
             "aggregate",
             "per stream",
@@ -111,6 +118,6 @@ mod tests {
         // 512 streams of 512 tokens of KV do not fit 24 GB.
         let full = d.memory_full_after.expect("memory fills");
         assert!((32..512).contains(&full), "{full}");
-        assert!(svg(|a| draw(a, &d, &Theme::LIGHT)).contains(&format!("memory full beyond batch {full}")));
+        assert!(svg(&plot(&d)).contains(&format!("memory full beyond batch {full}")));
     }
 }

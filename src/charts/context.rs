@@ -1,9 +1,7 @@
 //! Decode speed against context length: the KV-cache tax, across weight formats and KV types.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{Axis, Corner, Dot, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, WeightSpec};
 
 /// Shortest and longest context drawn (log axis).
@@ -88,65 +86,59 @@ pub fn data(inp: &Inputs, formats: &[(String, WeightSpec)], kv_types: &[(String,
     }
 }
 
-/// Draws tok/s against context on a log axis.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &Data, theme: &Theme) -> DrawResult<DB> {
-    let plot = frame(area, theme, "Decode speed vs context (the KV-cache tax)")?;
+/// Tok/s against context on a log axis: solid lines for the scenario, dashed for the other formats
+/// and KV types, dots for measurements, a faint rule at the scenario's context.
+pub fn plot(data: &Data) -> Plot {
     let y_max = axis_max(
         data.lines
             .iter()
             .flat_map(|l| l.points.iter().map(|p| p.1))
             .chain(data.measured.iter().map(|p| p.1)),
     );
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d((MIN_CTX..MAX_CTX).log_scale(), 0.0..y_max)?;
-    mesh!(chart, theme, "context (tokens, log scale)", "tok/s")
-        .x_label_formatter(&|v| short_tokens(*v))
-        .draw()?;
+    let mut p = Plot::new(
+        "Decode speed vs context (the KV-cache tax)",
+        Axis::tokens("context (tokens, log scale)", MIN_CTX, MAX_CTX),
+        Axis::linear("tok/s", 0.0, y_max),
+        Corner::UpperRight,
+    );
     for (i, line) in data.lines.iter().enumerate() {
-        let color = theme.color(i);
-        let style = ShapeStyle::from(&color).stroke_width(if line.dashed { 1 } else { 2 });
-        let series = if line.dashed {
-            chart.draw_series(DashedLineSeries::new(line.points.iter().copied(), 6, 4, style))?
-        } else {
-            chart.draw_series(LineSeries::new(line.points.iter().copied(), style))?
-        };
-        series
-            .label(line.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        p.add(
+            Some(line.label.clone()),
+            Paint::Series(i),
+            Mark::Line {
+                points: line.points.clone(),
+                width: if line.dashed { 1 } else { 2 },
+                dash: line.dashed.then_some((6, 4)),
+            },
+        );
     }
-    if !data.measured.is_empty() {
-        let color = theme.foreground;
-        chart
-            .draw_series(
-                data.measured
-                    .iter()
-                    .filter(|p| p.0 >= MIN_CTX)
-                    .map(|&(c, t)| Circle::new((c, t), 4, color.filled())),
-            )?
-            .label("measured (llama-bench)")
-            .legend(move |(x, y)| Circle::new((x + 8, y), 4, color.filled()));
+    let measured: Vec<Dot> = data
+        .measured
+        .iter()
+        .filter(|m| m.0 >= MIN_CTX)
+        .map(|&(c, t)| Dot::at(c, t, 4))
+        .collect();
+    if !measured.is_empty() {
+        p.add(
+            Some("measured (llama-bench)".into()),
+            Paint::Ink,
+            Mark::Dots {
+                dots: measured,
+                triangle: false,
+            },
+        );
     }
     let current = data.current.clamp(MIN_CTX, MAX_CTX);
-    chart.draw_series(std::iter::once(PathElement::new(
-        vec![(current, 0.0), (current, y_max)],
-        theme.foreground.mix(0.5),
-    )))?;
-    legend!(chart, theme, SeriesLabelPosition::UpperRight)?;
-    area.present()
-}
-
-/// Axis labels in decimal thousands: 1000 → "1K", 100000 → "100K", 1000000 → "1M".
-pub fn short_tokens(v: f64) -> String {
-    if v >= 999_999.0 {
-        format!("{:.0}M", v / 1e6)
-    } else if v >= 999.0 {
-        format!("{:.0}K", v / 1e3)
-    } else {
-        format!("{v:.0}")
-    }
+    p.add(
+        None,
+        Paint::FaintInk,
+        Mark::Line {
+            points: vec![(current, 0.0), (current, y_max)],
+            width: 1,
+            dash: None,
+        },
+    );
+    p
 }
 
 #[cfg(test)]
@@ -169,7 +161,7 @@ mod tests {
         // The KV tax: speed falls with context.
         let ceiling = &d.lines[1].points;
         assert!(ceiling.last().unwrap().1 < ceiling[0].1);
-        let doc = svg(|a| draw(a, &d, &Theme::LIGHT));
+        let doc = svg(&plot(&d));
         for text in [
             "context (tokens, log scale)",
             "tok/s",

@@ -1,9 +1,7 @@
 //! Ceilings and expected bands across machines, as horizontal bars.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, empty, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{self, Axis, Corner, Mark, Paint, Plot};
 
 /// Machines drawn beside the chosen one: a spread of what people own, slow to fast.
 pub const FEATURED: [&str; 14] = [
@@ -37,64 +35,60 @@ pub struct Bar {
     pub fits: bool,
 }
 
-/// Draws one bar per machine, slowest at the bottom.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, bars: &[Bar], theme: &Theme) -> DrawResult<DB> {
+/// One bar per machine, slowest at the bottom: the ceiling faint, the expected speed solid (the
+/// chosen machine in the second colour), the expected band as a whisker.
+pub fn plot(bars: &[Bar]) -> Plot {
+    let title = "Decode ceiling and expected speed by machine";
     if bars.is_empty() {
-        return empty(area, theme, "no machines to compare");
+        return Plot::empty(title, "no machines to compare");
     }
-    let plot = frame(area, theme, "Decode ceiling and expected speed by machine")?;
-    let x_max = axis_max(bars.iter().map(|b| b.ceiling));
-    let n = bars.len();
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(210)
-        .build_cartesian_2d(0.0..x_max, (0..n).into_segmented())?;
-    let labels: Vec<String> = bars
+    let labels = bars
         .iter()
         .map(|b| if b.fits { b.label.clone() } else { format!("{} (spills)", b.label) })
         .collect();
-    mesh!(chart, theme, "tok/s", "")
-        .y_labels(n)
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels.get(*i).cloned().unwrap_or_default(),
-            SegmentValue::Last => String::new(),
-        })
-        .disable_y_mesh()
-        .draw()?;
-    let ceiling_color = theme.color(0).mix(0.3);
-    let expected_color = theme.color(0);
-    let highlight_color = theme.color(1);
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            Rectangle::new(
-                [(0.0, SegmentValue::Exact(i)), (b.ceiling, SegmentValue::Exact(i + 1))],
-                ceiling_color.filled(),
-            )
-        }))?
-        .label("ceiling")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], ceiling_color.filled()));
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let c = if b.highlight { highlight_color } else { expected_color };
-            Rectangle::new(
-                [(0.0, SegmentValue::CenterOf(i)), (b.expected, SegmentValue::Exact(i + 1))],
-                c.filled(),
-            )
-        }))?
-        .label("expected")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], expected_color.filled()));
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            PathElement::new(
-                vec![(b.low, SegmentValue::CenterOf(i)), (b.high, SegmentValue::CenterOf(i))],
-                theme.foreground.stroke_width(2),
-            )
-        }))?
-        .label("expected band")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], ShapeStyle::from(&theme.foreground).stroke_width(2)));
-    legend!(chart, theme, SeriesLabelPosition::LowerRight)?;
-    area.present()
+    let x_max = axis_max(bars.iter().map(|b| b.ceiling));
+    let mut p = Plot::new(
+        title,
+        Axis::linear("tok/s", 0.0, x_max),
+        Axis::categories("", labels),
+        Corner::LowerRight,
+    );
+    let rows = || bars.iter().enumerate().map(|(i, b)| (i as f64, b));
+    p.add(
+        Some("ceiling".into()),
+        Paint::Faint(0),
+        Mark::Bars {
+            bars: rows()
+                .map(|(i, b)| plot::Bar {
+                    from: (0.0, i + 0.1),
+                    to: (b.ceiling, i + 0.9),
+                    paint: None,
+                })
+                .collect(),
+        },
+    );
+    p.add(
+        Some("expected".into()),
+        Paint::Series(0),
+        Mark::Bars {
+            bars: rows()
+                .map(|(i, b)| plot::Bar {
+                    from: (0.0, i + 0.5),
+                    to: (b.expected, i + 0.9),
+                    paint: b.highlight.then_some(Paint::Series(1)),
+                })
+                .collect(),
+        },
+    );
+    p.add(
+        Some("expected band".into()),
+        Paint::Ink,
+        Mark::Segments {
+            segments: rows().map(|(i, b)| [(b.low, i + 0.5), (b.high, i + 0.5)]).collect(),
+            width: 2,
+        },
+    );
+    p
 }
 
 #[cfg(test)]
@@ -133,7 +127,7 @@ mod tests {
                 fits: false,
             },
         ];
-        let doc = svg(|a| draw(a, &bars, &Theme::DARK));
+        let doc = svg(&plot(&bars));
         for text in ["Desktop DDR5", "RTX 4090", "RTX 3060 (spills)", "tok/s", "ceiling", "expected band"] {
             assert!(doc.contains(text), "missing {text}");
         }
@@ -142,6 +136,6 @@ mod tests {
 
     #[test]
     fn nothing_to_compare_says_so() {
-        assert!(svg(|a| draw(a, &[], &Theme::LIGHT)).contains("no machines"));
+        assert!(svg(&plot(&[])).contains("no machines"));
     }
 }

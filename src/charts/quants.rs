@@ -1,9 +1,7 @@
 //! Size and speed across weight formats on the chosen machine: quantization as a speed feature.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, empty, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{Axis, Corner, Dot, Mark, Paint, Plot};
 
 /// One format on the chosen machine.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,42 +37,47 @@ pub fn labelled(points: &[Point], x_max: f64, y_max: f64) -> Vec<bool> {
     keep
 }
 
-/// Draws tok/s against file size, one point per format, labelled where the labels do not collide.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, points: &[Point], theme: &Theme) -> DrawResult<DB> {
+/// Tok/s against file size, one point per format (red where it does not fit, larger for the
+/// chosen one), labelled where the labels do not collide; triangles for the expected speed.
+pub fn plot(points: &[Point]) -> Plot {
+    let title = "Speed vs size across quantizations";
     if points.is_empty() {
-        return empty(area, theme, "no formats to compare for a model given by file size");
+        return Plot::empty(title, "no formats to compare for a model given by file size");
     }
-    let plot = frame(area, theme, "Speed vs size across quantizations")?;
     let x_max = axis_max(points.iter().map(|p| p.size_bytes / 1e9));
     let y_max = axis_max(points.iter().map(|p| p.ceiling));
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
-    mesh!(chart, theme, "weights (GB)", "tok/s").draw()?;
-    let (c0, c1, c2) = (theme.color(0), theme.color(1), theme.color(3));
+    let mut p = Plot::new(
+        title,
+        Axis::linear("weights (GB)", 0.0, x_max),
+        Axis::linear("tok/s", 0.0, y_max),
+        Corner::UpperRight,
+    );
     let keep = labelled(points, x_max, y_max);
-    chart
-        .draw_series(points.iter().zip(keep).map(|(p, label)| {
-            let style = if p.fits { c0.filled() } else { c2.filled() };
-            let text = if label { p.label.clone() } else { String::new() };
-            EmptyElement::at((p.size_bytes / 1e9, p.ceiling))
-                + Circle::new((0, 0), if p.current { 6 } else { 4 }, style)
-                + Text::new(text, (6, -14), theme.text(11))
-        }))?
-        .label("ceiling (red: does not fit)")
-        .legend(move |(x, y)| Circle::new((x + 8, y), 4, c0.filled()));
-    chart
-        .draw_series(
-            points
+    p.add(
+        Some("ceiling (red: does not fit)".into()),
+        Paint::Series(0),
+        Mark::Dots {
+            dots: points
                 .iter()
-                .map(|p| TriangleMarker::new((p.size_bytes / 1e9, p.expected), 5, c1.filled())),
-        )?
-        .label("expected")
-        .legend(move |(x, y)| TriangleMarker::new((x + 8, y), 5, c1.filled()));
-    legend!(chart, theme, SeriesLabelPosition::UpperRight)?;
-    area.present()
+                .zip(keep)
+                .map(|(q, label)| Dot {
+                    paint: (!q.fits).then_some(Paint::Series(3)),
+                    label: label.then(|| q.label.clone()),
+                    ..Dot::at(q.size_bytes / 1e9, q.ceiling, if q.current { 6 } else { 4 })
+                })
+                .collect(),
+            triangle: false,
+        },
+    );
+    p.add(
+        Some("expected".into()),
+        Paint::Series(1),
+        Mark::Dots {
+            dots: points.iter().map(|q| Dot::at(q.size_bytes / 1e9, q.expected, 5)).collect(),
+            triangle: true,
+        },
+    );
+    p
 }
 
 #[cfg(test)]
@@ -102,7 +105,7 @@ mod tests {
                 current: true,
             },
         ];
-        let doc = svg(|a| draw(a, &points, &Theme::LIGHT));
+        let doc = svg(&plot(&points));
         for text in ["F16", "Q4_K_M", "weights (GB)", "tok/s", "expected"] {
             assert!(doc.contains(text), "missing {text}");
         }

@@ -1,9 +1,7 @@
 //! Speculative decoding: speed-up over the plain ceiling against the draft's acceptance rate.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{Axis, Corner, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, Speculation};
 
 /// Draft lengths drawn.
@@ -51,29 +49,37 @@ pub fn data(inp: &Inputs) -> Data {
     }
 }
 
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &Data, theme: &Theme) -> DrawResult<DB> {
-    let plot = frame(area, theme, &format!("Speculative decoding speed-up ({})", data.draft_label))?;
+/// Speed-up over the plain ceiling against acceptance rate, one line per draft length, with a
+/// dashed rule at 1× (no speed-up).
+pub fn plot(data: &Data) -> Plot {
     let y_max = axis_max(data.lines.iter().flat_map(|l| l.1.iter().map(|p| p.1))).max(1.5);
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..1.0, 0.0..y_max)?;
-    mesh!(chart, theme, "acceptance rate", "speed-up over the ceiling (×)").draw()?;
-    for (idx, (k, points)) in data.lines.iter().enumerate() {
-        let c = theme.color(idx);
-        chart
-            .draw_series(LineSeries::new(points.iter().copied(), c.stroke_width(2)))?
-            .label(format!("draft length {k}"))
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    let mut p = Plot::new(
+        format!("Speculative decoding speed-up ({})", data.draft_label),
+        Axis::linear("acceptance rate", 0.0, 1.0),
+        Axis::linear("speed-up over the ceiling (×)", 0.0, y_max),
+        Corner::UpperLeft,
+    );
+    for (i, (k, points)) in data.lines.iter().enumerate() {
+        p.add(
+            Some(format!("draft length {k}")),
+            Paint::Series(i),
+            Mark::Line {
+                points: points.clone(),
+                width: 2,
+                dash: None,
+            },
+        );
     }
-    let fg = theme.foreground;
-    chart
-        .draw_series(DashedLineSeries::new(vec![(0.0, 1.0), (1.0, 1.0)], 5, 4, fg.stroke_width(1)))?
-        .label("no speed-up")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], fg));
-    legend!(chart, theme, SeriesLabelPosition::UpperLeft)?;
-    area.present()
+    p.add(
+        Some("no speed-up".into()),
+        Paint::Ink,
+        Mark::Line {
+            points: vec![(0.0, 1.0), (1.0, 1.0)],
+            width: 1,
+            dash: Some((5, 4)),
+        },
+    );
+    p
 }
 
 #[cfg(test)]
@@ -91,7 +97,7 @@ mod tests {
             assert!(pts.last().unwrap().1 > pts[0].1);
             assert!(pts[0].1 < 1.0, "a draft that always misses costs time");
         }
-        let doc = svg(|a| draw(a, &d, &Theme::LIGHT));
+        let doc = svg(&plot(&d));
         for text in ["acceptance rate", "draft length 8", "no speed-up", "speed-up over the ceiling"] {
             assert!(doc.contains(text), "missing {text}");
         }

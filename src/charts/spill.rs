@@ -1,9 +1,7 @@
 //! Decode speed against the share of the weights in VRAM: the spill cliff.
 
-use plotters::coord::Shift;
-use plotters::prelude::*;
-
-use super::{axis_max, frame, legend, mesh, DrawResult, Theme};
+use super::axis_max;
+use super::plot::{Axis, Corner, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,34 +43,38 @@ pub fn data(inp: &Inputs) -> Data {
     }
 }
 
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, data: &Data, theme: &Theme) -> DrawResult<DB> {
-    let plot = frame(area, theme, &format!("The spill cliff: weights in VRAM vs in {}", data.slow_pool))?;
+/// Ceiling and expected speed against the share of weights in the fast pool, with a rule at the
+/// scenario's own share.
+pub fn plot(data: &Data) -> Plot {
     let y_max = axis_max(data.points.iter().map(|p| p.1));
-    let mut chart = ChartBuilder::on(&plot)
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d(0.0..100.0, 0.0..y_max)?;
-    mesh!(chart, theme, "share of weights in the fast pool (%)", "tok/s").draw()?;
-    let (c0, c1) = (theme.color(0), theme.color(1));
-    chart
-        .draw_series(LineSeries::new(data.points.iter().map(|p| (p.0 * 100.0, p.1)), c0.stroke_width(2)))?
-        .label("ceiling")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c0.stroke_width(2)));
-    chart
-        .draw_series(LineSeries::new(data.points.iter().map(|p| (p.0 * 100.0, p.2)), c1.stroke_width(2)))?
-        .label("expected")
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c1.stroke_width(2)));
+    let mut p = Plot::new(
+        format!("The spill cliff: weights in VRAM vs in {}", data.slow_pool),
+        Axis::linear("share of weights in the fast pool (%)", 0.0, 100.0),
+        Axis::linear("tok/s", 0.0, y_max),
+        Corner::UpperLeft,
+    );
+    for (i, label) in ["ceiling", "expected"].into_iter().enumerate() {
+        p.add(
+            Some(label.into()),
+            Paint::Series(i),
+            Mark::Line {
+                points: data.points.iter().map(|q| (q.0 * 100.0, if i == 0 { q.1 } else { q.2 })).collect(),
+                width: 2,
+                dash: None,
+            },
+        );
+    }
     let x = data.current * 100.0;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(x, 0.0), (x, y_max)],
-            theme.foreground.mix(0.6),
-        )))?
-        .label("this scenario")
-        .legend(move |(x, y)| PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], theme.foreground));
-    legend!(chart, theme, SeriesLabelPosition::UpperLeft)?;
-    area.present()
+    p.add(
+        Some("this scenario".into()),
+        Paint::FaintInk,
+        Mark::Line {
+            points: vec![(x, 0.0), (x, y_max)],
+            width: 1,
+            dash: None,
+        },
+    );
+    p
 }
 
 #[cfg(test)]
@@ -88,7 +90,7 @@ mod tests {
         let d = data(&s.resolve(catalog()).unwrap());
         assert!(d.points.first().unwrap().1 < d.points.last().unwrap().1 / 5.0);
         assert!(d.current > 0.2 && d.current < 0.8, "{}", d.current);
-        let doc = svg(|a| draw(a, &d, &Theme::LIGHT));
+        let doc = svg(&plot(&d));
         for text in [
             "system RAM",
             "share of weights in the fast pool (%)",

@@ -5,12 +5,25 @@ use std::rc::Rc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::canvas_backend::MeasuredCanvas;
+use crate::charts::plot::{self, Plot};
 use crate::charts::Theme;
+
+/// What a chart shows. Calling it reads the chart's inputs — small memos, which is what the canvas
+/// watches — and returns the work that builds the plot (often hundreds of estimates), which runs
+/// only when the canvas draws, after the next paint. `None` draws nothing.
+pub type PlotSource = Rc<dyn Fn() -> Box<dyn FnOnce() -> Option<Plot>>>;
+
+/// A [`PlotSource`] watching `key` and building the plot with `build`.
+pub fn plot_source<T: Clone + PartialEq + Send + Sync + 'static>(key: Memo<T>, build: fn(&T) -> Option<Plot>) -> PlotSource {
+    Rc::new(move || {
+        let k = key.get();
+        Box::new(move || build(&k))
+    })
+}
 
 /// Light or dark chart colours, following the page's `prefers-color-scheme`.
 fn theme() -> Theme {
@@ -37,29 +50,24 @@ fn after_next_paint(f: impl FnOnce() + 'static) {
     let _ = window.request_animation_frame(first.unchecked_ref());
 }
 
-/// A canvas sized for the device pixel ratio, redrawn by `draw` whenever `data` changes (a memo:
-/// an input that leaves the chart's data equal causes no redraw). Drawing waits for the next
+/// A canvas sized for the device pixel ratio, redrawn whenever what `chart` reads changes (memos:
+/// an input that leaves a chart's inputs equal causes no redraw). Drawing waits for the next
 /// paint; a newer change supersedes a pending draw. `data-draws` counts the draws, so tests can
 /// check that a chart redraws only when its inputs change.
 #[component]
-pub fn ChartCanvas<T>(
+pub fn ChartCanvas(
     /// The `data-testid` of the `<canvas>`.
     testid: &'static str,
     /// What the chart shows, for screen readers.
     label: &'static str,
-    /// The chart's data.
-    data: Memo<T>,
-    /// Draws the chart from its data.
-    draw: fn(&DrawingArea<MeasuredCanvas, Shift>, &T, &Theme),
-) -> impl IntoView
-where
-    T: Clone + PartialEq + Send + Sync + 'static,
-{
+    /// The chart.
+    chart: PlotSource,
+) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let generation = Rc::new(Cell::new(0u32));
     let draws = Rc::new(Cell::new(0u32));
     Effect::new(move |_| {
-        let value = data.get();
+        let build = chart();
         let Some(canvas) = canvas_ref.get() else { return };
         let this = generation.get().wrapping_add(1);
         generation.set(this);
@@ -73,8 +81,9 @@ where
             let css_height = (css_width * 0.55).clamp(260.0, 460.0);
             canvas.set_width((css_width * ratio) as u32);
             canvas.set_height((css_height * ratio) as u32);
+            let Some(p) = build() else { return };
             if let Some(backend) = MeasuredCanvas::new(canvas.clone()) {
-                draw(&backend.into_drawing_area(), &value, &theme());
+                let _ = plot::draw(&backend.into_drawing_area(), &p, &theme());
                 draws.set(draws.get() + 1);
                 let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
             }

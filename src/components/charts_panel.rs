@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::chart_canvas::ChartCanvas;
+use super::chart_canvas::{plot_source, ChartCanvas, PlotSource};
 use super::scenario;
 use crate::catalog::catalog;
 use crate::charts::{batch, context, machines, quants, spec, spill};
@@ -126,46 +126,25 @@ pub fn ChartsPanel(
             .collect::<Vec<_>>()
     });
 
+    let chart = move |name: &str, testid: &'static str, label: &'static str, source: PlotSource| {
+        show(name).then(|| view! { <ChartCanvas testid=testid label=label chart=source /> })
+    };
     view! {
         <section class="charts" aria-label="charts">
-            {show("machines").then(|| view! {
-                <ChartCanvas testid="chart-machines" label="decode ceiling and expected speed by machine" data=bars draw=|a, d, t| {
-                    let _ = machines::draw(a, d, t);
-                } />
-            })}
-            {show("context").then(|| view! {
-                <ChartCanvas testid="chart-context" label="decode speed against context length" data=context_key draw=|a, key, t| {
-                    if let Some((inputs, measured)) = key {
-                        let _ = context::draw(a, &context_data(inputs, measured.clone()), t);
-                    }
-                } />
-            })}
-            {show("quants").then(|| view! {
-                <ChartCanvas testid="chart-quants" label="speed against size across quantizations" data=quant_points draw=|a, d, t| {
-                    let _ = quants::draw(a, d, t);
-                } />
-            })}
-            {show("spill").then(|| view! {
-                <ChartCanvas testid="chart-spill" label="decode speed against the share of weights in VRAM" data=curve_inputs draw=|a, inputs, t| {
-                    if let Some(i) = inputs {
-                        let _ = spill::draw(a, &spill::data(i), t);
-                    }
-                } />
-            })}
-            {show("batch").then(|| view! {
-                <ChartCanvas testid="chart-batch" label="aggregate and per-stream speed against batch size" data=curve_inputs draw=|a, inputs, t| {
-                    if let Some(i) = inputs {
-                        let _ = batch::draw(a, &batch::data(i), t);
-                    }
-                } />
-            })}
-            {show("spec").then(|| view! {
-                <ChartCanvas testid="chart-spec" label="speculative decoding speed-up against acceptance rate" data=spec_inputs draw=|a, inputs, t| {
-                    if let Some(i) = inputs {
-                        let _ = spec::draw(a, &spec::data(i), t);
-                    }
-                } />
-            })}
+            {chart("machines", "chart-machines", "decode ceiling and expected speed by machine", plot_source(bars, |b| Some(machines::plot(b))))}
+            {chart("context", "chart-context", "decode speed against context length", plot_source(context_key, |key| {
+                key.as_ref().map(|(inputs, measured)| context::plot(&context_data(inputs, measured.clone())))
+            }))}
+            {chart("quants", "chart-quants", "speed against size across quantizations", plot_source(quant_points, |q| Some(quants::plot(q))))}
+            {chart("spill", "chart-spill", "decode speed against the share of weights in VRAM", plot_source(curve_inputs, |i| {
+                i.as_ref().map(|i| spill::plot(&spill::data(i)))
+            }))}
+            {chart("batch", "chart-batch", "aggregate and per-stream speed against batch size", plot_source(curve_inputs, |i| {
+                i.as_ref().map(|i| batch::plot(&batch::data(i)))
+            }))}
+            {chart("spec", "chart-spec", "speculative decoding speed-up against acceptance rate", plot_source(spec_inputs, |i| {
+                i.as_ref().map(|i| spec::plot(&spec::data(i)))
+            }))}
         </section>
     }
 }

@@ -1,0 +1,573 @@
+//! The one renderer every chart draws through.
+//!
+//! A chart is described as data — a [`Plot`]: axes, series, legend corner — and [`draw`] lays it
+//! out in pixels and paints it with plotters' drawing area and elements. Every chart shares this
+//! one generic function, so the page's WebAssembly carries one copy of the drawing code per
+//! backend instead of one per chart and coordinate type (six charts through plotters' generic
+//! chart builder cost the page about a fifth of its download).
+//!
+//! Layout: a title row, a y-axis gutter sized to its widest label, an x-axis band below, the legend
+//! boxed in a corner of the plotting area. Linear axes tick at 1, 2 or 5 × 10ⁿ; logarithmic axes
+//! at powers of ten (with 2× and 5× when the range spans two decades or less); category axes label
+//! each band's centre.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::{DrawResult, Theme};
+
+/// A chart, as data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plot {
+    pub title: String,
+    pub x: Axis,
+    pub y: Axis,
+    pub series: Vec<Series>,
+    pub legend: Corner,
+    /// Drawn instead of the axes when there is nothing to plot.
+    pub message: Option<String>,
+}
+
+impl Plot {
+    pub fn new(title: impl Into<String>, x: Axis, y: Axis, legend: Corner) -> Plot {
+        Plot {
+            title: title.into(),
+            x,
+            y,
+            series: Vec::new(),
+            legend,
+            message: None,
+        }
+    }
+
+    /// A titled frame with a centred message and no axes.
+    pub fn empty(title: impl Into<String>, message: impl Into<String>) -> Plot {
+        let mut p = Plot::new(title, Axis::linear("", 0.0, 1.0), Axis::linear("", 0.0, 1.0), Corner::UpperRight);
+        p.message = Some(message.into());
+        p
+    }
+
+    /// Adds a series; a label puts it in the legend.
+    pub fn add(&mut self, label: Option<String>, paint: Paint, mark: Mark) {
+        self.series.push(Series { label, paint, mark });
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub label: String,
+    pub min: f64,
+    pub max: f64,
+    pub scale: Scale,
+}
+
+impl Axis {
+    pub fn linear(label: &str, min: f64, max: f64) -> Axis {
+        Axis::with(label, min, max, Scale::Linear)
+    }
+
+    pub fn log(label: &str, min: f64, max: f64) -> Axis {
+        Axis::with(label, min, max, Scale::Log)
+    }
+
+    fn with(label: &str, min: f64, max: f64, scale: Scale) -> Axis {
+        Axis {
+            label: label.into(),
+            min,
+            max,
+            scale,
+        }
+    }
+
+    /// Categories `0..n`: category `i` is the band from `i` to `i + 1`.
+    pub fn categories(label: &str, names: Vec<String>) -> Axis {
+        let n = names.len().max(1) as f64;
+        Axis::with(label, 0.0, n, Scale::Categories(names))
+    }
+
+    /// A logarithmic axis whose labels read as token counts (1K, 100K, 1M).
+    pub fn tokens(label: &str, min: f64, max: f64) -> Axis {
+        Axis::with(label, min, max, Scale::Tokens)
+    }
+
+    fn is_log(&self) -> bool {
+        matches!(self.scale, Scale::Log | Scale::Tokens)
+    }
+
+    /// Where `v` falls along the axis, 0 at `min` and 1 at `max` (clamped).
+    pub fn fraction(&self, v: f64) -> f64 {
+        let t = |v: f64| if self.is_log() { v.max(f64::MIN_POSITIVE).ln() } else { v };
+        let (lo, hi) = (t(self.min), t(self.max));
+        let f = if hi > lo { (t(v) - lo) / (hi - lo) } else { 0.0 };
+        if f.is_finite() {
+            f.clamp(0.0, 1.0)
+        } else if v > self.min {
+            1.0
+        } else {
+            0.0
+        }
+    }
+
+    /// Tick positions and their labels, about `room` of them.
+    pub fn ticks(&self, room: usize) -> Vec<(f64, String)> {
+        match &self.scale {
+            Scale::Categories(names) => names.iter().enumerate().map(|(i, n)| (i as f64 + 0.5, n.clone())).collect(),
+            Scale::Linear => {
+                let step = nice_step((self.max - self.min) / room.max(2) as f64);
+                let first = (self.min / step).ceil() as i64;
+                let last = (self.max / step + 1e-9).floor() as i64;
+                let decimals = (-step.log10().floor()).max(0.0) as usize;
+                (first..=last)
+                    .map(|k| {
+                        let v = k as f64 * step;
+                        (v, format!("{v:.decimals$}"))
+                    })
+                    .collect()
+            }
+            Scale::Log | Scale::Tokens => {
+                let (lo, hi) = (self.min.max(f64::MIN_POSITIVE).log10(), self.max.max(f64::MIN_POSITIVE).log10());
+                let multiples: &[f64] = if hi - lo <= 2.0 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+                let mut out = Vec::new();
+                for e in lo.floor() as i32..=hi.ceil() as i32 {
+                    for m in multiples {
+                        let v = m * 10f64.powi(e);
+                        if v >= self.min * (1.0 - 1e-9) && v <= self.max * (1.0 + 1e-9) {
+                            let text = if self.scale == Scale::Tokens {
+                                short_tokens(v)
+                            } else {
+                                let decimals = (-e).max(0) as usize;
+                                format!("{v:.decimals$}")
+                            };
+                            out.push((v, text));
+                        }
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Scale {
+    Linear,
+    Log,
+    Tokens,
+    Categories(Vec<String>),
+}
+
+/// Which corner of the plotting area holds the legend.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Corner {
+    UpperLeft,
+    UpperRight,
+    LowerRight,
+}
+
+/// A colour from the theme, so one plot draws in light or dark.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paint {
+    /// The theme's n-th series colour.
+    Series(usize),
+    /// The n-th series colour, faded (a band behind another).
+    Faint(usize),
+    /// The text colour.
+    Ink,
+    /// The text colour, faded (a marker line).
+    FaintInk,
+}
+
+impl Paint {
+    fn color(self, theme: &Theme) -> RGBAColor {
+        match self {
+            Paint::Series(i) => theme.color(i).to_rgba(),
+            Paint::Faint(i) => theme.color(i).mix(0.3),
+            Paint::Ink => theme.foreground.to_rgba(),
+            Paint::FaintInk => theme.foreground.mix(0.5),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub label: Option<String>,
+    pub paint: Paint,
+    pub mark: Mark,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mark {
+    /// A polyline; `dash` = (on, off) in pixels.
+    Line {
+        points: Vec<(f64, f64)>,
+        width: u32,
+        dash: Option<(u32, u32)>,
+    },
+    /// Separate straight segments (whiskers).
+    Segments { segments: Vec<[(f64, f64); 2]>, width: u32 },
+    /// Points; each may carry its own colour, size and a text label.
+    Dots { dots: Vec<Dot>, triangle: bool },
+    /// Filled rectangles between two corners in data units.
+    Bars { bars: Vec<Bar> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dot {
+    pub x: f64,
+    pub y: f64,
+    pub radius: u32,
+    /// Overrides the series colour.
+    pub paint: Option<Paint>,
+    pub label: Option<String>,
+}
+
+impl Dot {
+    pub fn at(x: f64, y: f64, radius: u32) -> Dot {
+        Dot {
+            x,
+            y,
+            radius,
+            paint: None,
+            label: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub from: (f64, f64),
+    pub to: (f64, f64),
+    /// Overrides the series colour.
+    pub paint: Option<Paint>,
+}
+
+/// Axis labels in decimal thousands: 1000 → "1K", 100000 → "100K", 1000000 → "1M".
+pub fn short_tokens(v: f64) -> String {
+    if v >= 999_999.0 {
+        format!("{:.0}M", v / 1e6)
+    } else if v >= 999.0 {
+        format!("{:.0}K", v / 1e3)
+    } else {
+        format!("{v:.0}")
+    }
+}
+
+/// The smallest of 1, 2, 5 × 10ⁿ at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let base = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * base)
+        .find(|s| *s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * base)
+}
+
+/// The pixel box of the plotting area and the mapping from data into it.
+struct Frame<'a> {
+    x: &'a Axis,
+    y: &'a Axis,
+    left: i32,
+    top: i32,
+    right: i32,
+    bottom: i32,
+}
+
+impl Frame<'_> {
+    fn px(&self, (x, y): (f64, f64)) -> (i32, i32) {
+        let fx = self.x.fraction(x);
+        let fy = self.y.fraction(y);
+        (
+            self.left + (fx * f64::from(self.right - self.left)).round() as i32,
+            self.bottom - (fy * f64::from(self.bottom - self.top)).round() as i32,
+        )
+    }
+}
+
+/// Splits a pixel polyline into dashes of `on` pixels separated by `off`.
+fn dashes(path: &[(i32, i32)], on: u32, off: u32) -> Vec<Vec<(i32, i32)>> {
+    let (on, off) = (f64::from(on.max(1)), f64::from(off));
+    let mut out = Vec::new();
+    let mut current: Vec<(i32, i32)> = Vec::new();
+    // Distance left in the current dash (drawing) or gap (not drawing).
+    let (mut drawing, mut left) = (true, on);
+    for pair in path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (dx, dy) = (f64::from(b.0 - a.0), f64::from(b.1 - a.1));
+        let len = dx.hypot(dy);
+        let mut at = 0.0;
+        while at < len {
+            let step = left.min(len - at);
+            let p = |t: f64| {
+                (
+                    (f64::from(a.0) + dx * t / len).round() as i32,
+                    (f64::from(a.1) + dy * t / len).round() as i32,
+                )
+            };
+            if drawing {
+                if current.is_empty() {
+                    current.push(p(at));
+                }
+                current.push(p(at + step));
+            }
+            at += step;
+            left -= step;
+            if left <= 0.0 {
+                if drawing {
+                    out.push(std::mem::take(&mut current));
+                }
+                drawing = !drawing;
+                left = if drawing { on } else { off };
+            }
+        }
+    }
+    if current.len() > 1 {
+        out.push(current);
+    }
+    out
+}
+
+fn text(theme: &Theme, size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&theme.foreground)
+}
+
+/// Draws `plot` on `area`.
+pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, theme: &Theme) -> DrawResult<DB> {
+    let (w, h) = area.dim_in_pixel();
+    let (w, h) = (w as i32, h as i32);
+    area.fill(&theme.background)?;
+    area.draw(&Text::new(
+        plot.title.clone(),
+        (w / 2, 8),
+        text(theme, 16).pos(Pos::new(HPos::Center, VPos::Top)),
+    ))?;
+    if let Some(message) = &plot.message {
+        area.draw(&Text::new(
+            message.clone(),
+            (w / 2, h / 2),
+            text(theme, 14).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))?;
+        return area.present();
+    }
+    let label_style = text(theme, 12);
+    let desc_style = text(theme, 13);
+    let y_ticks = plot.y.ticks(((h - 100) / 45).max(2) as usize);
+    let widest = y_ticks
+        .iter()
+        .map(|(_, t)| area.estimate_text_size(t, &label_style).map_or(0, |s| s.0 as i32))
+        .max()
+        .unwrap_or(0);
+    let y_desc_room = if plot.y.label.is_empty() { 0 } else { 22 };
+    let frame = Frame {
+        x: &plot.x,
+        y: &plot.y,
+        left: 10 + y_desc_room + widest + 8,
+        top: 40,
+        right: w - 16,
+        bottom: h - 10 - if plot.x.label.is_empty() { 0 } else { 20 } - 22,
+    };
+    if frame.right - frame.left < 20 || frame.bottom - frame.top < 20 {
+        return area.present();
+    }
+    let grid = ShapeStyle::from(&theme.grid).stroke_width(1);
+    let is_categories = matches!(plot.y.scale, Scale::Categories(_));
+    for (v, t) in &y_ticks {
+        let (_, py) = frame.px((plot.x.min, *v));
+        if !is_categories {
+            area.draw(&PathElement::new(vec![(frame.left, py), (frame.right, py)], grid))?;
+        }
+        area.draw(&Text::new(
+            t.clone(),
+            (frame.left - 6, py),
+            label_style.pos(Pos::new(HPos::Right, VPos::Center)),
+        ))?;
+    }
+    let x_ticks = plot.x.ticks(((frame.right - frame.left) / 90).max(2) as usize);
+    for (v, t) in &x_ticks {
+        let (px, _) = frame.px((*v, plot.y.min));
+        area.draw(&PathElement::new(vec![(px, frame.top), (px, frame.bottom)], grid))?;
+        area.draw(&Text::new(
+            t.clone(),
+            (px, frame.bottom + 6),
+            label_style.pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+    let axis = ShapeStyle::from(&theme.foreground).stroke_width(1);
+    area.draw(&PathElement::new(
+        vec![(frame.left, frame.top), (frame.left, frame.bottom), (frame.right, frame.bottom)],
+        axis,
+    ))?;
+    if !plot.x.label.is_empty() {
+        area.draw(&Text::new(
+            plot.x.label.clone(),
+            ((frame.left + frame.right) / 2, h - 10),
+            desc_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
+        ))?;
+    }
+    if !plot.y.label.is_empty() {
+        area.draw(&Text::new(
+            plot.y.label.clone(),
+            (10, (frame.top + frame.bottom) / 2),
+            desc_style
+                .transform(FontTransform::Rotate270)
+                .pos(Pos::new(HPos::Center, VPos::Top)),
+        ))?;
+    }
+
+    for s in &plot.series {
+        let color = s.paint.color(theme);
+        match &s.mark {
+            Mark::Line { points, width, dash } => {
+                let style = color.stroke_width(*width);
+                let path: Vec<(i32, i32)> = points
+                    .iter()
+                    .filter(|p| p.0.is_finite() && p.1.is_finite())
+                    .map(|&p| frame.px(p))
+                    .collect();
+                match dash {
+                    Some((on, off)) => {
+                        for d in dashes(&path, *on, *off) {
+                            area.draw(&PathElement::new(d, style))?;
+                        }
+                    }
+                    None => area.draw(&PathElement::new(path, style))?,
+                }
+            }
+            Mark::Segments { segments, width } => {
+                for [a, b] in segments {
+                    area.draw(&PathElement::new(vec![frame.px(*a), frame.px(*b)], color.stroke_width(*width)))?;
+                }
+            }
+            Mark::Dots { dots, triangle } => {
+                for d in dots.iter().filter(|d| d.x.is_finite() && d.y.is_finite()) {
+                    let p = frame.px((d.x, d.y));
+                    let style = d.paint.map_or(color, |c| c.color(theme)).filled();
+                    if *triangle {
+                        area.draw(&TriangleMarker::new(p, d.radius, style))?;
+                    } else {
+                        area.draw(&Circle::new(p, d.radius, style))?;
+                    }
+                    if let Some(label) = &d.label {
+                        area.draw(&Text::new(label.clone(), (p.0 + 6, p.1 - 14), text(theme, 11)))?;
+                    }
+                }
+            }
+            Mark::Bars { bars } => {
+                for b in bars {
+                    let style = b.paint.map_or(color, |c| c.color(theme)).filled();
+                    area.draw(&Rectangle::new([frame.px(b.from), frame.px(b.to)], style))?;
+                }
+            }
+        }
+    }
+    legend(area, plot, &frame, theme)?;
+    area.present()
+}
+
+/// The boxed legend: one glyph and label per labelled series.
+fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, frame: &Frame, theme: &Theme) -> DrawResult<DB> {
+    let entries: Vec<(&Series, &String)> = plot.series.iter().filter_map(|s| s.label.as_ref().map(|l| (s, l))).collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let style = text(theme, 12);
+    let widest = entries
+        .iter()
+        .map(|(_, l)| area.estimate_text_size(l, &style).map_or(0, |s| s.0 as i32))
+        .max()
+        .unwrap_or(0);
+    let (bw, bh) = (widest + 36, entries.len() as i32 * 18 + 8);
+    let x0 = match plot.legend {
+        Corner::UpperLeft => frame.left + 8,
+        Corner::UpperRight | Corner::LowerRight => frame.right - 8 - bw,
+    };
+    let y0 = match plot.legend {
+        Corner::UpperLeft | Corner::UpperRight => frame.top + 8,
+        Corner::LowerRight => frame.bottom - 8 - bh,
+    };
+    area.draw(&Rectangle::new([(x0, y0), (x0 + bw, y0 + bh)], theme.background.mix(0.85).filled()))?;
+    area.draw(&Rectangle::new([(x0, y0), (x0 + bw, y0 + bh)], ShapeStyle::from(&theme.foreground)))?;
+    for (i, (s, label)) in entries.iter().enumerate() {
+        let y = y0 + 13 + i as i32 * 18;
+        let gx = x0 + 8;
+        let color = s.paint.color(theme);
+        match &s.mark {
+            Mark::Line { width, dash, .. } => {
+                let path = vec![(gx, y), (gx + 16, y)];
+                match dash {
+                    Some((on, off)) => {
+                        for d in dashes(&path, (*on).min(5), (*off).min(3)) {
+                            area.draw(&PathElement::new(d, color.stroke_width(*width)))?;
+                        }
+                    }
+                    None => area.draw(&PathElement::new(path, color.stroke_width(*width)))?,
+                }
+            }
+            Mark::Segments { width, .. } => area.draw(&PathElement::new(vec![(gx, y), (gx + 16, y)], color.stroke_width(*width)))?,
+            Mark::Dots { triangle: true, .. } => area.draw(&TriangleMarker::new((gx + 8, y), 5, color.filled()))?,
+            Mark::Dots { .. } => area.draw(&Circle::new((gx + 8, y), 4, color.filled()))?,
+            Mark::Bars { .. } => area.draw(&Rectangle::new([(gx + 1, y - 5), (gx + 15, y + 5)], color.filled()))?,
+        }
+        area.draw(&Text::new(
+            (*label).clone(),
+            (gx + 22, y),
+            style.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn linear_ticks_are_round_numbers_inside_the_range() {
+        let t = Axis::linear("", 0.0, 53.0).ticks(6);
+        let values: Vec<f64> = t.iter().map(|t| t.0).collect();
+        assert_eq!(values, vec![0.0, 10.0, 20.0, 30.0, 40.0, 50.0]);
+        assert_eq!(t[1].1, "10");
+        let small = Axis::linear("", 0.0, 1.0).ticks(5);
+        assert_eq!(
+            small.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(),
+            ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]
+        );
+    }
+
+    #[test]
+    fn log_ticks_are_powers_of_ten_and_token_axes_read_as_counts() {
+        let t = Axis::log("", 0.1, 3000.0).ticks(5);
+        assert_eq!(
+            t.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(),
+            ["0.1", "1", "10", "100", "1000"]
+        );
+        let k = Axis::tokens("", 128.0, 1_048_576.0).ticks(5);
+        assert_eq!(k.iter().map(|t| t.1.as_str()).collect::<Vec<_>>(), ["1K", "10K", "100K", "1M"]);
+        let narrow = Axis::log("", 1.0, 50.0).ticks(5);
+        assert_eq!(
+            narrow.iter().map(|t| t.0).collect::<Vec<_>>(),
+            vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
+        );
+    }
+
+    #[test]
+    fn values_map_into_the_axis_and_clamp_outside_it() {
+        let a = Axis::log("", 1.0, 100.0);
+        assert!((a.fraction(10.0) - 0.5).abs() < 1e-12);
+        assert_eq!(a.fraction(0.0), 0.0);
+        assert_eq!(a.fraction(1e9), 1.0);
+        assert_eq!(Axis::linear("", 0.0, 10.0).fraction(f64::NAN), 0.0);
+        let c = Axis::categories("", vec!["a".into(), "b".into()]);
+        assert_eq!(c.ticks(5), vec![(0.5, "a".to_string()), (1.5, "b".to_string())]);
+    }
+
+    #[test]
+    fn dashes_alternate_along_the_path() {
+        let d = dashes(&[(0, 0), (20, 0)], 6, 4);
+        assert_eq!(d, vec![vec![(0, 0), (6, 0)], vec![(10, 0), (16, 0)]]);
+        assert_eq!(short_tokens(131_072.0), "131K");
+    }
+}
