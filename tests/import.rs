@@ -226,7 +226,7 @@ fn bad_config_json_gives_errors_naming_the_field() {
     assert!(from_config_json(&llama[..llama.len() / 2]).unwrap_err().contains("not valid JSON"));
     assert!(from_config_json("[]").unwrap_err().contains("not a JSON object"));
     assert!(from_config_json("null").unwrap_err().contains("not a JSON object"));
-    // Deep nesting is refused by serde_json's recursion limit, not a stack overflow.
+    // Deep nesting is refused by the reader's depth limit, not a stack overflow.
     let deep = format!("{{\"a\": {}{}}}", "[".repeat(100_000), "]".repeat(100_000));
     assert!(from_config_json(&deep).unwrap_err().contains("not valid JSON"));
 }

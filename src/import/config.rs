@@ -30,7 +30,7 @@
 //! Assumptions and fields that could not be used are listed in plain words in
 //! [`ImportedConfig::unread`] so the page can show them.
 
-use serde_json::{Map, Value};
+use super::json::{self, Object, Value};
 
 use crate::estimator::arch::{Arch, Attention};
 
@@ -55,7 +55,7 @@ const TIED_BY_DEFAULT: &[&str] = &["gemma", "gemma2", "gemma3", "gemma3_text"];
 
 /// Reads a config.json's text. Errors name the offending field.
 pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
-    let root: Value = serde_json::from_str(text).map_err(|e| format!("config.json is not valid JSON: {e}"))?;
+    let root = json::parse(text).map_err(|e| format!("config.json is not valid JSON: {e}"))?;
     let root = root.as_object().ok_or("config.json is not a JSON object")?;
     let text_config = match root.get("text_config") {
         None | Some(Value::Null) => None,
@@ -323,8 +323,8 @@ fn sliding_window(
 
 /// Field lookup: the nested `text_config` first, then the top level.
 struct Fields<'a> {
-    text: Option<&'a Map<String, Value>>,
-    root: &'a Map<String, Value>,
+    text: Option<&'a Object>,
+    root: &'a Object,
 }
 
 impl Fields<'_> {

@@ -311,6 +311,20 @@ enum Meta {
     },
 }
 
+impl Meta {
+    /// What the value is, for messages.
+    fn kind(&self) -> &'static str {
+        match self {
+            Meta::Uint(_) | Meta::Int(_) => "an integer",
+            Meta::Float => "a float",
+            Meta::Bool(_) => "a bool",
+            Meta::Str(_) | Meta::LongStr => "a string",
+            Meta::Array { ints: Some(_), .. } => "an integer array",
+            Meta::Array { .. } => "an array",
+        }
+    }
+}
+
 /// Fixed byte size of a scalar value type.
 fn scalar_size(ty: u32) -> Option<u64> {
     match ty {
@@ -559,7 +573,7 @@ impl View<'_> {
                 unread.push(format!("{key}: per-layer values; using the largest, {max}"));
                 *max
             }
-            Some(other) => return Err(format!("{key}: expected a whole number, found {other:?}")),
+            Some(other) => return Err(format!("{key}: expected a whole number, found {}", other.kind())),
         };
         u32::try_from(v).map(Some).map_err(|_| format!("{key}: {v} is too large"))
     }
