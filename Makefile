@@ -9,9 +9,10 @@ PORT ?= 8080
 setup:
 	@scripts/setup.sh
 
-## Release build into dist/ (relative URLs: works from any sub-path of a static host).
+## Release build into dist/ (relative URLs: works from any sub-path of a static host), built for
+## size (scripts/webenv).
 dist: setup
-	$(WEB) trunk build --release --dist dist
+	TOKBOUND_RELEASE=1 $(WEB) trunk build --release --dist dist
 
 ## Build, then serve dist/ at http://127.0.0.1:$(PORT).
 serve: dist

@@ -45,6 +45,10 @@ if [ "$mode" = debian ]; then
   ln -sf /usr/bin/rustc .toolchain/bin/rustc
 fi
 echo "$mode" > .toolchain/mode
+# std's source, to rebuild std for size in the release page (scripts/webenv); optional.
+if [ "$mode" = rustup ] && ! [ -d "$(rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+  timeout 120 rustup component add rust-src >/dev/null 2>&1 || say "rust-src unavailable: the page builds without rebuilding std for size"
+fi
 
 # 2. Node.js, and binaryen's wasm-opt from npm (Trunk runs it and never downloads it; Debian 12's
 #    own wasm-opt is too old for the reference-types tables current Rust emits).
@@ -81,5 +85,6 @@ npm_ci tests/e2e
 # 7. Every crate the builds need, in cargo's cache: Trunk runs cargo --offline, and building std
 #    for wasm32 (the Debian path) needs std's own dependencies too.
 scripts/webenv cargo fetch --target wasm32-unknown-unknown --quiet
+TOKBOUND_RELEASE=1 scripts/webenv cargo fetch --target wasm32-unknown-unknown --quiet
 cargo fetch --quiet
 say "ready ($mode toolchain for wasm32)"
