@@ -1,6 +1,7 @@
 //! Thin wrappers over the browser APIs the page uses: the address bar, history, downloads and
-//! the clipboard. Each failure is swallowed into a `false`/`None`, never a panic.
+//! the clipboard, animation frames. Each failure is swallowed into a `false`/`None`, never a panic.
 
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// The page's query string, with its `?`.
@@ -85,4 +86,17 @@ pub async fn copy_to_clipboard(text: String) -> bool {
     wasm_bindgen_futures::JsFuture::from(w.navigator().clipboard().write_text(&text))
         .await
         .is_ok()
+}
+
+/// Runs `f` after the next paint (in the second animation frame from now), so what a change
+/// updates first is on screen before slower work starts.
+pub fn after_next_paint(f: impl FnOnce() + 'static) {
+    let Some(window) = web_sys::window() else { return };
+    let second = Closure::once_into_js(f);
+    let first = Closure::once_into_js(move || {
+        if let Some(w) = web_sys::window() {
+            let _ = w.request_animation_frame(second.unchecked_ref());
+        }
+    });
+    let _ = window.request_animation_frame(first.unchecked_ref());
 }

@@ -167,7 +167,19 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
 
 /// Sorts rows by a column; numbers descending first is the natural "fastest first" order.
 pub fn sort_rows(rows: &mut [MachineRow], column: Column, ascending: bool) {
-    rows.sort_by(|a, b| {
+    rows.sort_by(|a, b| compare(a, b, column, ascending));
+}
+
+/// The positions of the rows `keep` picks, in the order [`sort_rows`] would put them.
+pub fn sorted_order(rows: &[MachineRow], keep: impl Fn(&MachineRow) -> bool, column: Column, ascending: bool) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i])).collect();
+    order.sort_by(|&a, &b| compare(&rows[a], &rows[b], column, ascending));
+    order
+}
+
+/// How two rows compare on a column.
+fn compare(a: &MachineRow, b: &MachineRow, column: Column, ascending: bool) -> std::cmp::Ordering {
+    {
         let o = match column {
             Column::Machine => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
             Column::Kind => a.kind.id().cmp(b.kind.id()).then(a.name.cmp(&b.name)),
@@ -183,7 +195,7 @@ pub fn sort_rows(rows: &mut [MachineRow], column: Column, ascending: bool) {
         } else {
             o.reverse()
         }
-    });
+    }
 }
 
 /// "yes", "no: spills 35% to system RAM" — the fits column's text.
@@ -405,6 +417,15 @@ mod tests {
         assert!(rows.windows(2).all(|w| w[0].ceiling >= w[1].ceiling));
         sort_rows(&mut rows, Column::Machine, true);
         assert!(rows.windows(2).all(|w| w[0].name.to_lowercase() <= w[1].name.to_lowercase()));
+        // The table's index order: the same order, filtered, without moving the rows.
+        let order = sorted_order(&rows, |r| r.kind == Kind::Apple, Column::Bandwidth, false);
+        let mut apple: Vec<MachineRow> = rows.iter().filter(|r| r.kind == Kind::Apple).cloned().collect();
+        sort_rows(&mut apple, Column::Bandwidth, false);
+        assert!(!order.is_empty());
+        assert_eq!(
+            order.iter().map(|&i| rows[i].id.clone()).collect::<Vec<_>>(),
+            apple.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -39,6 +39,17 @@ async fn tick() {
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
+/// Waits (up to two seconds) for an element the page mounts after its first paint.
+async fn mounted(host: &web_sys::Element, id: &str) -> web_sys::Element {
+    for _ in 0..100 {
+        if let Some(e) = host.query_selector(&format!("[data-testid=\"{id}\"]")).unwrap() {
+            return e;
+        }
+        tick().await;
+    }
+    panic!("{id} never mounted");
+}
+
 fn ceiling(host: &web_sys::Element) -> f64 {
     let text = by_testid(host, "ceiling").text_content().unwrap();
     assert!(text.ends_with(" tok/s"), "{text}");
@@ -56,7 +67,8 @@ async fn the_app_shows_the_default_ceiling_and_follows_the_context_field() {
     tick().await;
     let long = ceiling(&host);
     assert!(long < first, "{long} should be below {first}");
-    let rows = by_testid(&host, "comparison-table")
+    let rows = mounted(&host, "comparison-table")
+        .await
         .query_selector_all("tbody tr")
         .unwrap()
         .length();

@@ -145,6 +145,12 @@ pub fn App() -> impl IntoView {
         commit_pending.set_value(true);
     });
 
+    // The answer first: the form and headline mount and paint, then the tables, charts and
+    // panels below them mount (their hundreds of rows and canvases would otherwise hold back
+    // the first painted ceiling).
+    let (below, set_below) = signal(false);
+    browser::after_next_paint(move || set_below.set(true));
+
     if presentation.embed {
         return view! { <EmbedView estimate=current machine_rows=machine_rows quant_rows=quant_rows views=presentation.views.clone() /> }
             .into_any();
@@ -174,12 +180,14 @@ pub fn App() -> impl IntoView {
                     <Headline estimate=current />
                 </div>
             </div>
-            <ComparisonTable rows=machine_rows />
-            <QuantTable rows=quant_rows />
-            <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
-            <ImportPanel />
-            <SharePanel />
-            <HowItWorks />
+            <Show when=move || below.get()>
+                <ComparisonTable rows=machine_rows />
+                <QuantTable rows=quant_rows />
+                <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
+                <ImportPanel />
+                <SharePanel />
+                <HowItWorks />
+            </Show>
         </main>
         <footer>
             <p>"tokbound runs entirely in your browser: no request leaves this page. Every catalog number keeps its source."</p>

@@ -6,7 +6,6 @@ use std::rc::Rc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use wasm_bindgen::prelude::*;
 
 use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::plot::{self, Plot};
@@ -37,19 +36,6 @@ fn theme() -> Theme {
     }
 }
 
-/// Runs `f` after the next paint (two animation frames), so the headline and tables a change
-/// updates are on screen before the charts spend their time drawing.
-fn after_next_paint(f: impl FnOnce() + 'static) {
-    let Some(window) = web_sys::window() else { return };
-    let second = Closure::once_into_js(f);
-    let first = Closure::once_into_js(move || {
-        if let Some(w) = web_sys::window() {
-            let _ = w.request_animation_frame(second.unchecked_ref());
-        }
-    });
-    let _ = window.request_animation_frame(first.unchecked_ref());
-}
-
 /// A canvas sized for the device pixel ratio, redrawn whenever what `chart` reads changes (memos:
 /// an input that leaves a chart's inputs equal causes no redraw). Drawing waits for the next
 /// paint; a newer change supersedes a pending draw. `data-draws` counts the draws, so tests can
@@ -72,7 +58,7 @@ pub fn ChartCanvas(
         let this = generation.get().wrapping_add(1);
         generation.set(this);
         let (generation, draws) = (generation.clone(), draws.clone());
-        after_next_paint(move || {
+        crate::browser::after_next_paint(move || {
             if generation.get() != this {
                 return;
             }

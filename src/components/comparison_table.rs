@@ -18,7 +18,8 @@ pub fn ComparisonTable(
     let scenario = scenario();
     let (sort, set_sort) = signal((Column::Ceiling, false));
     let (kind, set_kind) = signal(None::<Kind>);
-    let chosen = move || {
+    // A memo, so the rows' highlight re-runs only when the chosen machine changes.
+    let chosen = Memo::new(move |_| {
         scenario.with(|s| {
             if s.bw.is_some() && s.hw.is_none() {
                 String::new()
@@ -26,20 +27,15 @@ pub fn ComparisonTable(
                 s.hw.clone().unwrap_or_else(|| DEFAULT_HW.into())
             }
         })
-    };
+    });
     // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
+    // Each row watches its own memo and each cell that row's memo: a few hundred cells
+    // subscribed to the whole table would make every keystroke re-link them all.
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
-        rows.with(|rows| {
-            let mut picked: Vec<MachineRow> = rows.iter().filter(|r| k.is_none_or(|k| r.kind == k)).cloned().collect();
-            views::sort_rows(&mut picked, col, asc);
-            picked
-                .into_iter()
-                .filter_map(|r| rows.iter().position(|x| x.id == r.id))
-                .collect::<Vec<usize>>()
-        })
+        rows.with(|rows| views::sorted_order(rows, |r| k.is_none_or(|k| r.kind == k), col, asc))
     });
     let sorted = move || {
         order
@@ -112,7 +108,8 @@ pub fn ComparisonTable(
                     <tbody>
                         <For each=move || order.get() key=|i| *i let:i>
                             {
-                                let cell = move |f: fn(&MachineRow) -> String| move || rows.with(|r| r.get(i).map(f).unwrap_or_default());
+                                let row = Memo::new(move |_| rows.with(|r| r.get(i).cloned()));
+                                let cell = move |f: fn(&MachineRow) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
                                     r.get(i)
                                         .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
@@ -120,7 +117,7 @@ pub fn ComparisonTable(
                                 });
                                 let current = {
                                     let id = id.clone();
-                                    move || chosen() == id
+                                    move || chosen.with(|c| *c == id)
                                 };
                                 view! {
                                     <tr class:current=current data-machine=id>

@@ -37,23 +37,27 @@ pub fn QuantTable(
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
-                            rows.get()
-                                .into_iter()
-                                .map(|r| {
-                                    view! {
-                                        <tr class:current=r.current data-quant=r.id.clone()>
-                                            <th scope="row">{r.name.clone()}</th>
-                                            <td class="num">{r.bpw}</td>
-                                            <td class="num">{fmt_bytes(r.size_bytes)}</td>
-                                            <td class="num">{fmt_tok_s(r.ceiling)}</td>
-                                            <td class="num">{fmt_tok_s(r.expected)}</td>
-                                            <td>{views::fits_text(r.fits, 0.0)}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()
-                        }}
+                        // Keyed by position with a memo per row, as in the comparison table: a
+                        // keystroke rewrites the cells that changed instead of rebuilding rows.
+                        <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
+                            {
+                                let row = Memo::new(move |_| rows.with(|r| r.get(i).cloned()));
+                                let cell = move |f: fn(&QuantRow) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
+                                view! {
+                                    <tr
+                                        class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.current))
+                                        data-quant=cell(|r| r.id.clone())
+                                    >
+                                        <th scope="row">{cell(|r| r.name.clone())}</th>
+                                        <td class="num">{cell(|r| r.bpw.to_string())}</td>
+                                        <td class="num">{cell(|r| fmt_bytes(r.size_bytes))}</td>
+                                        <td class="num">{cell(|r| fmt_tok_s(r.ceiling))}</td>
+                                        <td class="num">{cell(|r| fmt_tok_s(r.expected))}</td>
+                                        <td>{cell(|r| views::fits_text(r.fits, 0.0))}</td>
+                                    </tr>
+                                }
+                            }
+                        </For>
                     </tbody>
                 </table>
             </div>
