@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::live_cells::{cell_refs, live_cells};
 use super::scenario;
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
@@ -30,8 +31,7 @@ pub fn ComparisonTable(
     });
     // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
-    // Each row watches its own memo and each cell that row's memo: a few hundred cells
-    // subscribed to the whole table would make every keystroke re-link them all.
+    // The changing cells are written by one effect per row (live_cells).
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
@@ -108,8 +108,20 @@ pub fn ComparisonTable(
                     <tbody>
                         <For each=move || order.get() key=|i| *i let:i>
                             {
-                                let row = Memo::new(move |_| rows.with(|r| r.get(i).cloned()));
-                                let cell = move |f: fn(&MachineRow) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
+                                let cells = cell_refs(5);
+                                live_cells(cells.clone(), move || {
+                                    rows.with(|r| {
+                                        r.get(i).map_or_else(Vec::new, |r| {
+                                            vec![
+                                                fmt_tok_s(r.ceiling),
+                                                format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
+                                                views::fits_text(r.fits, r.spill_fraction),
+                                                fmt_bytes(r.bytes_per_token),
+                                                r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+                                            ]
+                                        })
+                                    })
+                                });
                                 let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
                                     r.get(i)
                                         .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
@@ -125,11 +137,11 @@ pub fn ComparisonTable(
                                         <td>{kind_id}</td>
                                         <td class="num">{bandwidth}</td>
                                         <td class="num">{memory}</td>
-                                        <td class="num">{cell(|r| fmt_tok_s(r.ceiling))}</td>
-                                        <td class="num">{cell(|r| format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)))}</td>
-                                        <td>{cell(|r| views::fits_text(r.fits, r.spill_fraction))}</td>
-                                        <td class="num">{cell(|r| fmt_bytes(r.bytes_per_token))}</td>
-                                        <td class="num">{cell(|r| r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default())}</td>
+                                        <td class="num" node_ref=cells[0]></td>
+                                        <td class="num" node_ref=cells[1]></td>
+                                        <td node_ref=cells[2]></td>
+                                        <td class="num" node_ref=cells[3]></td>
+                                        <td class="num" node_ref=cells[4]></td>
                                     </tr>
                                 }
                             }

@@ -16,14 +16,16 @@ pub fn MachinePicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
     let (search, set_search) = signal(String::new());
-    let is_custom = move || scenario.with(|s| s.hw.is_none() && s.bw.is_some());
-    let current = move || {
-        if is_custom() {
+    let is_custom = Memo::new(move |_| scenario.with(|s| s.hw.is_none() && s.bw.is_some()));
+    // A memo: the options' `selected` and the list re-run only when the choice changes, not on
+    // every keystroke elsewhere in the form.
+    let current = Memo::new(move |_| {
+        if is_custom.get() {
             CUSTOM.to_string()
         } else {
             scenario.with(|s| s.hw.clone().unwrap_or_else(|| DEFAULT_HW.to_string()))
         }
-    };
+    });
     let on_change = move |ev| {
         let v = event_target_value(&ev);
         scenario.update(|s| {
@@ -45,7 +47,7 @@ pub fn MachinePicker() -> impl IntoView {
     };
     let options = move || {
         let q = search.get().to_lowercase();
-        let cur = current();
+        let cur = current.get();
         Kind::ALL
             .into_iter()
             .map(|kind| {
@@ -79,10 +81,10 @@ pub fn MachinePicker() -> impl IntoView {
                 <span class="field-label">"Machine"</span>
                 <select data-testid="input-machine" on:change=on_change prop:value=current>
                     {options}
-                    <option value=CUSTOM selected=is_custom>"Custom machine…"</option>
+                    <option value=CUSTOM selected=move || is_custom.get()>"Custom machine…"</option>
                 </select>
             </label>
-            <Show when=is_custom>
+            <Show when=move || is_custom.get()>
                 <div class="custom-fields">
                     <NumberField key="bw" label="Bandwidth" hint="GB/s" testid="input-bw" />
                     <NumberField key="mem" label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />

@@ -11,6 +11,7 @@ pub mod headline;
 pub mod how_it_works;
 pub mod import_panel;
 pub mod inputs_form;
+pub mod live_cells;
 pub mod machine_picker;
 pub mod model_picker;
 pub mod notices;

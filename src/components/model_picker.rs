@@ -14,16 +14,18 @@ const CUSTOM: &str = "custom";
 pub fn ModelPicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
-    let is_custom = move || {
+    let is_custom = Memo::new(move |_| {
         scenario.with(|s| s.model.is_none() && (s.has_custom_model_keys() || (s.weights.is_some() && s.hw.is_none() && s.bw.is_some())))
-    };
-    let current = move || {
-        if is_custom() {
+    });
+    // A memo: the options' `selected` and the list re-run only when the choice changes, not on
+    // every keystroke elsewhere in the form.
+    let current = Memo::new(move |_| {
+        if is_custom.get() {
             CUSTOM.to_string()
         } else {
             scenario.with(|s| s.model.clone().unwrap_or_else(|| DEFAULT_MODEL.to_string()))
         }
-    };
+    });
     let on_change = move |ev| {
         let v = event_target_value(&ev);
         scenario.update(|s| {
@@ -53,7 +55,7 @@ pub fn ModelPicker() -> impl IntoView {
             } else {
                 format!("{} ({}B)", m.name, m.params_b)
             };
-            let selected = move || current() == id;
+            let selected = move || current.with(|c| *c == id);
             view! { <option value=m.id.clone() selected=selected>{label}</option> }
         })
         .collect_view();
@@ -64,10 +66,10 @@ pub fn ModelPicker() -> impl IntoView {
                 <span class="field-label">"Model"</span>
                 <select data-testid="input-model" on:change=on_change prop:value=current>
                     {options}
-                    <option value=CUSTOM selected=is_custom>"Custom model…"</option>
+                    <option value=CUSTOM selected=move || is_custom.get()>"Custom model…"</option>
                 </select>
             </label>
-            <Show when=is_custom>
+            <Show when=move || is_custom.get()>
                 <div class="custom-fields">
                     <NumberField key="params" label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
                     <NumberField key="active" label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />

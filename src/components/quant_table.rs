@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::live_cells::{cell_refs, live_cells};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -37,23 +38,31 @@ pub fn QuantTable(
                         </tr>
                     </thead>
                     <tbody>
-                        // Keyed by position with a memo per row, as in the comparison table: a
-                        // keystroke rewrites the cells that changed instead of rebuilding rows.
+                        // Keyed by position, the changing cells written by one effect per row, as
+                        // in the comparison table: a keystroke rewrites text, not rows.
                         <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
                             {
-                                let row = Memo::new(move |_| rows.with(|r| r.get(i).cloned()));
-                                let cell = move |f: fn(&QuantRow) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
+                                let cells = cell_refs(4);
+                                live_cells(cells.clone(), move || {
+                                    rows.with(|r| {
+                                        r.get(i).map_or_else(Vec::new, |r| {
+                                            vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
+                                        })
+                                    })
+                                });
+                                let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
+                                let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 view! {
                                     <tr
-                                        class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.current))
-                                        data-quant=cell(|r| r.id.clone())
+                                        class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.3))
+                                        data-quant=fixed(|r| r.0.clone())
                                     >
-                                        <th scope="row">{cell(|r| r.name.clone())}</th>
-                                        <td class="num">{cell(|r| r.bpw.to_string())}</td>
-                                        <td class="num">{cell(|r| fmt_bytes(r.size_bytes))}</td>
-                                        <td class="num">{cell(|r| fmt_tok_s(r.ceiling))}</td>
-                                        <td class="num">{cell(|r| fmt_tok_s(r.expected))}</td>
-                                        <td>{cell(|r| views::fits_text(r.fits, 0.0))}</td>
+                                        <th scope="row">{fixed(|r| r.1.clone())}</th>
+                                        <td class="num">{fixed(|r| r.2.to_string())}</td>
+                                        <td class="num" node_ref=cells[0]></td>
+                                        <td class="num" node_ref=cells[1]></td>
+                                        <td class="num" node_ref=cells[2]></td>
+                                        <td node_ref=cells[3]></td>
                                     </tr>
                                 }
                             }

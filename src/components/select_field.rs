@@ -20,7 +20,8 @@ pub fn SelectField(
     default: &'static str,
 ) -> impl IntoView {
     let scenario = scenario();
-    let current = move || scenario.with(|s| s.value_text(key)).unwrap_or_else(|| default.to_string());
+    // A memo, so the options' `selected` re-run only when this key changes.
+    let current = Memo::new(move |_| scenario.with(|s| s.value_text(key)).unwrap_or_else(|| default.to_string()));
     let on_change = move |ev| {
         let v = event_target_value(&ev);
         scenario.update(|s| {
@@ -39,7 +40,7 @@ pub fn SelectField(
                     .into_iter()
                     .map(|(value, text)| {
                         let v = value.clone();
-                        view! { <option value=value selected=move || current() == v>{text}</option> }
+                        view! { <option value=value selected=move || current.with(|c| *c == v)>{text}</option> }
                     })
                     .collect_view()}
             </select>

@@ -1,5 +1,5 @@
 // Development aid, not a test: a CPU profile of 40 changes of input-ctx, self time by function.
-// TOKBOUND_DIST=/path/to/a/build/with/names node profile.mjs
+// TOKBOUND_DIST=/path/to/a/build/with/names node profile.mjs [input|load] [table filter kind]
 import { serve, launch, openPage, ceiling } from './harness.mjs';
 const server = await serve('/');
 const browser = await launch();
@@ -12,6 +12,7 @@ if (mode === 'load') await cdp.send('Profiler.start');
 await page.goto(server.base);
 await ceiling(page);
 await page.waitForTimeout(300);
+if (process.argv[3]) { await page.getByTestId('filter-kind').selectOption(process.argv[3]); await page.waitForTimeout(300); }
 if (mode === 'input') {
   await cdp.send('Profiler.start');
   await page.evaluate(async () => {
