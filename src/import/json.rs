@@ -337,6 +337,7 @@ mod tests {
         assert_eq!(o.get("e").and_then(Value::as_u64), None);
         assert_eq!(o.get("e").map(ToString::to_string).as_deref(), Some("-1.5e3"));
         assert_eq!(Value::Number("32.0".into()).as_u64(), None, "a count is written as a whole number");
+        assert_eq!(parse("\t0 \r\n"), Ok(Value::Number("0".into())), "whitespace around a value");
         assert_eq!(Value::Number("18446744073709551616".into()).as_u64(), None);
     }
 
