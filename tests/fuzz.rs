@@ -146,7 +146,7 @@ fn the_config_importer_takes_any_json() {
             // reads, and writes a document in serde_json's compact form back byte for byte.
             if let Ok(theirs) = serde_json::from_str::<serde_json::Value>(&text) {
                 let ours = tokbound::import::json::parse(&text).map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
-                if theirs.to_string() == text {
+                if serde_json::to_string(&theirs).ok().as_deref() == Some(text.as_str()) {
                     prop_assert_eq!(ours.to_string(), text.clone());
                 }
             }
