@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::{cell_refs, live_cells};
+use super::live_cells::{cell_refs, live_cells, OnScreen};
 use super::scenario;
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
@@ -31,11 +31,32 @@ pub fn ComparisonTable(
     });
     // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
-    // The changing cells are written by one effect per row (live_cells).
+    // The changing cells are written by one effect per row, rows off screen after the next
+    // paint (live_cells).
+    let on_screen = StoredValue::new_local(OnScreen::new());
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
         rows.with(|rows| views::sorted_order(rows, |r| k.is_none_or(|k| r.kind == k), col, asc))
+    });
+    // The order the rows are shown in: a new order moves rows at once while the table is on
+    // screen, and after the next paint while it is not (moving rows re-lays out the table).
+    let shown = RwSignal::new(order.get_untracked());
+    let newest = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let next = order.get();
+        newest.update_value(|n| *n += 1);
+        let this = newest.get_value();
+        let s = on_screen.get_value();
+        if shown.with_untracked(|rows| rows.iter().any(|&i| s.on_screen(i))) || next.len() != shown.with_untracked(Vec::len) {
+            shown.set(next);
+        } else {
+            s.later(Box::new(move || {
+                if newest.get_value() == this {
+                    shown.set(next);
+                }
+            }));
+        }
     });
     let sorted = move || {
         order
@@ -106,9 +127,11 @@ pub fn ComparisonTable(
                         </tr>
                     </thead>
                     <tbody>
-                        <For each=move || order.get() key=|i| *i let:i>
+                        <For each=move || shown.get() key=|i| *i let:i>
                             {
                                 let cells = cell_refs(5);
+                                let tr = NodeRef::new();
+                                on_screen.with_value(|s| s.watch(tr));
                                 live_cells(cells.clone(), move || {
                                     rows.with(|r| {
                                         r.get(i).map_or_else(Vec::new, |r| {
@@ -121,7 +144,7 @@ pub fn ComparisonTable(
                                             ]
                                         })
                                     })
-                                });
+                                }, Some((on_screen.get_value(), i)));
                                 let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
                                     r.get(i)
                                         .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
@@ -132,7 +155,7 @@ pub fn ComparisonTable(
                                     move || chosen.with(|c| *c == id)
                                 };
                                 view! {
-                                    <tr class:current=current data-machine=id>
+                                    <tr node_ref=tr class:current=current data-machine=id data-row=i>
                                         <th scope="row">{name}</th>
                                         <td>{kind_id}</td>
                                         <td class="num">{bandwidth}</td>

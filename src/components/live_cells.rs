@@ -1,36 +1,140 @@
-//! Table cells whose text follows the estimate, one effect per row.
+//! Table cells whose text follows the estimate, one effect per row, with rows off screen
+//! written after the next paint.
 //!
 //! A reactive closure per cell costs a subscription per cell: a 174-row table with five changing
-//! columns re-links about 870 of them on every keystroke, and that bookkeeping, not the text,
-//! was most of a keystroke's time. One effect per row computes the row's texts and writes only
-//! the cells whose text changed.
+//! columns re-links about 870 of them on every keystroke. One effect per row computes the row's
+//! texts and writes only the cells whose text changed. And the browser's cost of a keystroke is
+//! mostly laying out and painting the rows whose text changed: rows a person cannot see (below
+//! the fold, or scrolled away inside the table's box) are written after the next paint, so the
+//! frame that shows the new headline carries only the rows on screen. An IntersectionObserver
+//! says which rows those are. (The comparison table likewise re-sorts an off-screen table after
+//! the next paint.)
 
-use leptos::html::Td;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use leptos::html::{Td, Tr};
 use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// `n` cell references for a row, to put on its `<td node_ref=…>`s.
 pub fn cell_refs(n: usize) -> Vec<NodeRef<Td>> {
     (0..n).map(|_| NodeRef::new()).collect()
 }
 
-/// Keeps each cell's text equal to the matching entry of `texts()` (empty when missing).
-pub fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'static) {
-    // The state is what the cells show, once every cell is mounted and written.
-    Effect::new(move |shown: Option<Option<Vec<String>>>| {
+/// Cell writes waiting for the next paint.
+type Writes = Rc<RefCell<Vec<Box<dyn FnOnce()>>>>;
+
+/// Which rows of one table are on screen (rows carry `data-row` = their index), and the writes
+/// waiting for the next paint.
+#[derive(Clone)]
+pub struct OnScreen {
+    /// By row index; a row not yet reported counts as on screen (written at once).
+    hidden: Rc<RefCell<Vec<bool>>>,
+    observer: Option<web_sys::IntersectionObserver>,
+    pending: Writes,
+    scheduled: Rc<Cell<bool>>,
+}
+
+impl OnScreen {
+    pub fn new() -> OnScreen {
+        let hidden = Rc::new(RefCell::new(Vec::new()));
+        let flags = hidden.clone();
+        let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let mut flags = flags.borrow_mut();
+            for entry in entries.iter() {
+                let Ok(entry) = entry.dyn_into::<web_sys::IntersectionObserverEntry>() else {
+                    continue;
+                };
+                let Some(i) = entry.target().get_attribute("data-row").and_then(|v| v.parse::<usize>().ok()) else {
+                    continue;
+                };
+                if flags.len() <= i {
+                    flags.resize(i + 1, false);
+                }
+                flags[i] = !entry.is_intersecting();
+            }
+        });
+        let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
+        // The observer calls back for as long as the page lives.
+        callback.forget();
+        OnScreen {
+            hidden,
+            observer,
+            pending: Rc::new(RefCell::new(Vec::new())),
+            scheduled: Rc::new(Cell::new(false)),
+        }
+    }
+
+    /// Starts watching a row's `tr` (its `data-row` names it) until the row goes away.
+    pub fn watch(&self, tr: NodeRef<Tr>) {
+        let observer = self.observer.clone();
+        tr.on_load(move |tr| {
+            if let Some(o) = &observer {
+                o.observe(&tr);
+                let o = o.clone();
+                on_cleanup(move || o.unobserve(&tr));
+            }
+        });
+    }
+
+    pub fn on_screen(&self, row: usize) -> bool {
+        !self.hidden.borrow().get(row).copied().unwrap_or(false)
+    }
+
+    /// Runs `write` after the next paint, with every other write waiting then.
+    pub fn later(&self, write: Box<dyn FnOnce()>) {
+        self.pending.borrow_mut().push(write);
+        if !self.scheduled.replace(true) {
+            let (pending, scheduled) = (self.pending.clone(), self.scheduled.clone());
+            crate::browser::after_next_paint(move || {
+                scheduled.set(false);
+                let writes = std::mem::take(&mut *pending.borrow_mut());
+                for w in writes {
+                    w();
+                }
+            });
+        }
+    }
+}
+
+impl Default for OnScreen {
+    fn default() -> Self {
+        OnScreen::new()
+    }
+}
+
+/// Keeps each cell's text equal to the matching entry of `texts()` (empty when missing); with
+/// `screen`, row `row` is written after the next paint while it is off screen.
+pub fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'static, screen: Option<(OnScreen, usize)>) {
+    let shown: Rc<RefCell<Vec<Option<String>>>> = Rc::new(RefCell::new(vec![None; cells.len()]));
+    // Only the newest computation writes: a late write must not undo a newer one.
+    let generation = Rc::new(Cell::new(0u64));
+    Effect::new(move |_| {
         let now = texts();
-        let shown = shown.flatten();
-        let mut all = true;
-        for (k, cell) in cells.iter().enumerate() {
-            let text = now.get(k).map_or("", String::as_str);
-            match cell.get() {
-                Some(td) => {
-                    if shown.as_ref().and_then(|s| s.get(k)).map(String::as_str) != Some(text) {
+        let tds: Vec<_> = cells.iter().map(|c| c.get()).collect();
+        let this = generation.get().wrapping_add(1);
+        generation.set(this);
+        let (shown, generation) = (shown.clone(), generation.clone());
+        let write = move || {
+            if generation.get() != this {
+                return;
+            }
+            let mut shown = shown.borrow_mut();
+            for (k, td) in tds.iter().enumerate() {
+                let text = now.get(k).map_or("", String::as_str);
+                if let Some(td) = td {
+                    if shown[k].as_deref() != Some(text) {
                         td.set_text_content(Some(text));
+                        shown[k] = Some(text.to_string());
                     }
                 }
-                None => all = false,
             }
+        };
+        match &screen {
+            Some((s, row)) if !s.on_screen(*row) => s.later(Box::new(write)),
+            _ => write(),
         }
-        all.then_some(now)
     });
 }

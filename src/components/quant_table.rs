@@ -49,7 +49,7 @@ pub fn QuantTable(
                                             vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
                                         })
                                     })
-                                });
+                                }, None);
                                 let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
                                 let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 view! {
