@@ -39,24 +39,26 @@ pub fn ComparisonTable(
         let k = kind.get();
         rows.with(|rows| views::sorted_order(rows, |r| k.is_none_or(|k| r.kind == k), col, asc))
     });
-    // The order the rows are shown in: a new order moves rows at once while the table is on
-    // screen, and after the next paint while it is not (moving rows re-lays out the table).
+    // The order the rows are shown in. A sort or filter someone chose moves the rows at once; a
+    // new estimate updates the numbers in place first and re-sorts after the next paint (moving
+    // rows re-lays out the whole table, which would hold back the frame with the new numbers).
     let shown = RwSignal::new(order.get_untracked());
     let newest = StoredValue::new(0u64);
-    Effect::new(move |_| {
+    Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
         let next = order.get();
+        let now = (sort.get(), kind.get());
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
-        let s = on_screen.get_value();
-        if shown.with_untracked(|rows| rows.iter().any(|&i| s.on_screen(i))) || next.len() != shown.with_untracked(Vec::len) {
-            shown.set(next);
-        } else {
-            s.later(Box::new(move || {
+        if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
+            on_screen.get_value().later(Box::new(move || {
                 if newest.get_value() == this {
                     shown.set(next);
                 }
             }));
+        } else {
+            shown.set(next);
         }
+        now
     });
     let sorted = move || {
         order

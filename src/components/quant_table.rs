@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::{cell_refs, live_cells};
+use super::live_cells::{cell_refs, live_cells, OnScreen};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -12,6 +12,7 @@ pub fn QuantTable(
     /// One row per weight format.
     rows: Memo<Vec<QuantRow>>,
 ) -> impl IntoView {
+    let on_screen = StoredValue::new_local(OnScreen::new());
     view! {
         <section class="table-section">
             <h2>"This machine, every quantization"</h2>
@@ -38,22 +39,26 @@ pub fn QuantTable(
                         </tr>
                     </thead>
                     <tbody>
-                        // Keyed by position, the changing cells written by one effect per row, as
-                        // in the comparison table: a keystroke rewrites text, not rows.
+                        // Keyed by position, the changing cells written by one effect per row (rows
+                        // off screen after the next paint), as in the comparison table.
                         <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
                             {
                                 let cells = cell_refs(4);
+                                let tr = NodeRef::new();
+                                on_screen.with_value(|s| s.watch(tr));
                                 live_cells(cells.clone(), move || {
                                     rows.with(|r| {
                                         r.get(i).map_or_else(Vec::new, |r| {
                                             vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
                                         })
                                     })
-                                }, None);
+                                }, Some((on_screen.get_value(), i)));
                                 let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
                                 let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 view! {
                                     <tr
+                                        node_ref=tr
+                                        data-row=i
                                         class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.3))
                                         data-quant=fixed(|r| r.0.clone())
                                     >
