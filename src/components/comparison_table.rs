@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::{cell_refs, live_cells, OnScreen};
+use super::live_cells::OnScreen;
 use super::scenario;
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
@@ -131,22 +131,21 @@ pub fn ComparisonTable(
                     <tbody>
                         <For each=move || shown.get() key=|i| *i let:i>
                             {
-                                let cells = cell_refs(5);
-                                let tr = NodeRef::new();
-                                on_screen.with_value(|s| s.watch(tr));
-                                live_cells(cells.clone(), move || {
-                                    rows.with(|r| {
-                                        r.get(i).map_or_else(Vec::new, |r| {
-                                            vec![
-                                                fmt_tok_s(r.ceiling),
-                                                format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
-                                                views::fits_text(r.fits, r.spill_fraction),
-                                                fmt_bytes(r.bytes_per_token),
-                                                r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
-                                            ]
+                                let (tr, cells) = on_screen.with_value(|s| {
+                                    s.live_row(i, 5, move || {
+                                        rows.with(|r| {
+                                            r.get(i).map_or_else(Vec::new, |r| {
+                                                vec![
+                                                    fmt_tok_s(r.ceiling),
+                                                    format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
+                                                    views::fits_text(r.fits, r.spill_fraction),
+                                                    fmt_bytes(r.bytes_per_token),
+                                                    r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+                                                ]
+                                            })
                                         })
                                     })
-                                }, Some((on_screen.get_value(), i)));
+                                });
                                 let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
                                     r.get(i)
                                         .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))

@@ -7,8 +7,8 @@
 //! mostly laying out and painting the rows whose text changed: rows a person cannot see (below
 //! the fold, or scrolled away inside the table's box) are written after the next paint, so the
 //! frame that shows the new headline carries only the rows on screen. An IntersectionObserver
-//! says which rows those are. (The comparison table likewise re-sorts an off-screen table after
-//! the next paint.)
+//! says which rows those are. (The comparison table's re-sort after a new estimate waits for the
+//! next paint the same way, through [`OnScreen::later`].)
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -17,11 +17,6 @@ use leptos::html::{Td, Tr};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-/// `n` cell references for a row, to put on its `<td node_ref=…>`s.
-pub fn cell_refs(n: usize) -> Vec<NodeRef<Td>> {
-    (0..n).map(|_| NodeRef::new()).collect()
-}
 
 /// Cell writes waiting for the next paint.
 type Writes = Rc<RefCell<Vec<Box<dyn FnOnce()>>>>;
@@ -67,8 +62,18 @@ impl OnScreen {
         }
     }
 
+    /// Row `row` of the table: references for its `<tr node_ref=… data-row=row>` and its `n`
+    /// changing `<td node_ref=…>`s, whose text then follows `texts()` (empty where missing).
+    pub fn live_row(&self, row: usize, n: usize, texts: impl Fn() -> Vec<String> + 'static) -> (NodeRef<Tr>, Vec<NodeRef<Td>>) {
+        let tr = NodeRef::new();
+        self.watch(tr);
+        let cells: Vec<NodeRef<Td>> = (0..n).map(|_| NodeRef::new()).collect();
+        live_cells(cells.clone(), texts, self.clone(), row);
+        (tr, cells)
+    }
+
     /// Starts watching a row's `tr` (its `data-row` names it) until the row goes away.
-    pub fn watch(&self, tr: NodeRef<Tr>) {
+    fn watch(&self, tr: NodeRef<Tr>) {
         let observer = self.observer.clone();
         tr.on_load(move |tr| {
             if let Some(o) = &observer {
@@ -79,7 +84,7 @@ impl OnScreen {
         });
     }
 
-    pub fn on_screen(&self, row: usize) -> bool {
+    fn on_screen(&self, row: usize) -> bool {
         !self.hidden.borrow().get(row).copied().unwrap_or(false)
     }
 
@@ -105,9 +110,9 @@ impl Default for OnScreen {
     }
 }
 
-/// Keeps each cell's text equal to the matching entry of `texts()` (empty when missing); with
-/// `screen`, row `row` is written after the next paint while it is off screen.
-pub fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'static, screen: Option<(OnScreen, usize)>) {
+/// Keeps each cell's text equal to the matching entry of `texts()` (empty when missing), written
+/// after the next paint while row `row` is off screen.
+fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'static, screen: OnScreen, row: usize) {
     let shown: Rc<RefCell<Vec<Option<String>>>> = Rc::new(RefCell::new(vec![None; cells.len()]));
     // Only the newest computation writes: a late write must not undo a newer one.
     let generation = Rc::new(Cell::new(0u64));
@@ -132,9 +137,10 @@ pub fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'st
                 }
             }
         };
-        match &screen {
-            Some((s, row)) if !s.on_screen(*row) => s.later(Box::new(write)),
-            _ => write(),
+        if screen.on_screen(row) {
+            write();
+        } else {
+            screen.later(Box::new(write));
         }
     });
 }

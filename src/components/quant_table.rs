@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::{cell_refs, live_cells, OnScreen};
+use super::live_cells::OnScreen;
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -43,16 +43,15 @@ pub fn QuantTable(
                         // off screen after the next paint), as in the comparison table.
                         <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
                             {
-                                let cells = cell_refs(4);
-                                let tr = NodeRef::new();
-                                on_screen.with_value(|s| s.watch(tr));
-                                live_cells(cells.clone(), move || {
-                                    rows.with(|r| {
-                                        r.get(i).map_or_else(Vec::new, |r| {
-                                            vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
+                                let (tr, cells) = on_screen.with_value(|s| {
+                                    s.live_row(i, 4, move || {
+                                        rows.with(|r| {
+                                            r.get(i).map_or_else(Vec::new, |r| {
+                                                vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
+                                            })
                                         })
                                     })
-                                }, Some((on_screen.get_value(), i)));
+                                });
                                 let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
                                 let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 view! {
