@@ -54,6 +54,13 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 160
     const ceil = document.querySelector('[data-testid=ceiling]');
     const out = [];
     const frame = () => new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+    // A message posted during a frame's animation callbacks is delivered once that frame's style,
+    // layout and paint are done: the end of the frame that shows the change.
+    const afterPaint = () => new Promise((r) => {
+      const c = new MessageChannel();
+      c.port1.onmessage = () => r(performance.now());
+      c.port2.postMessage(0);
+    });
     for (let i = 0; i < 40; i++) {
       await frame();
       const value = String(2048 + i * 1531);
@@ -63,21 +70,24 @@ for (const viewport of [{ width: 1280, height: 720 }, { width: 1440, height: 160
       o.observe(ceil, { subtree: true, childList: true, characterData: true });
       input.value = value;
       input.dispatchEvent(new Event('input', { bubbles: true }));
+      const shown = afterPaint();
       const painted = await frame();
       o.disconnect();
       const chart = document.querySelector('[data-testid=chart-context]');
       const before = chart.dataset.draws;
       while (chart.dataset.draws === before && performance.now() - t0 < 2000) await frame();
-      out.push({ headline: (headline ?? painted) - t0, frame: painted - t0, chart: performance.now() - t0 });
+      out.push({ headline: (headline ?? painted) - t0, paint: (await shown) - t0, frame: painted - t0, chart: performance.now() - t0 });
     }
     return out;
   });
   const h = samples.map((s) => s.headline);
+  const p = samples.map((s) => s.paint);
   const f = samples.map((s) => s.frame);
   const c = samples.map((s) => s.chart);
   const at = `${viewport.width}×${viewport.height}`;
   console.log(`${at} input-ctx → headline updated in the DOM: median ${fmt(pct(h, 0.5))} ms, p90 ${fmt(pct(h, 0.9))} ms over ${samples.length} changes`);
-  console.log(`${at} input-ctx → next frame, after the update is painted: median ${fmt(pct(f, 0.5))} ms, p90 ${fmt(pct(f, 0.9))} ms (budget p90 16 ms)`);
+  console.log(`${at} input-ctx → frame with the update painted: median ${fmt(pct(p, 0.5))} ms, p90 ${fmt(pct(p, 0.9))} ms (budget p90 16 ms)`);
+  console.log(`${at} input-ctx → next animation frame (never under one frame interval): median ${fmt(pct(f, 0.5))} ms, p90 ${fmt(pct(f, 0.9))} ms`);
   console.log(`${at} input-ctx → context chart redrawn (frames later): median ${fmt(pct(c, 0.5))} ms, p90 ${fmt(pct(c, 0.9))} ms`);
   await page.close();
 }
