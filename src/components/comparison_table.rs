@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::OnScreen;
+use super::live_cells::LiveTable;
 use super::scenario;
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
@@ -31,9 +31,21 @@ pub fn ComparisonTable(
     });
     // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
-    // The changing cells are written by one effect per row, rows off screen after the next
-    // paint (live_cells).
-    let on_screen = StoredValue::new_local(OnScreen::new());
+    // The changing cells are written by one effect for the table, rows off screen after the
+    // next paint (live_cells).
+    let live = StoredValue::new_local(LiveTable::new(move |i| {
+        rows.with(|r| {
+            r.get(i).map_or_else(Vec::new, |r| {
+                vec![
+                    fmt_tok_s(r.ceiling),
+                    format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
+                    views::fits_text(r.fits, r.spill_fraction),
+                    fmt_bytes(r.bytes_per_token),
+                    r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+                ]
+            })
+        })
+    }));
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
@@ -50,7 +62,7 @@ pub fn ComparisonTable(
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
         if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
-            on_screen.get_value().later(Box::new(move || {
+            live.get_value().later(Box::new(move || {
                 if newest.get_value() == this {
                     shown.set(next);
                 }
@@ -74,7 +86,7 @@ pub fn ComparisonTable(
             _ => "none",
         };
         view! {
-            <th scope="col" aria-sort=aria>
+            <th scope="col" role="columnheader" aria-sort=aria>
                 <button
                     type="button"
                     data-testid=format!("sort-{}", col.id())
@@ -121,31 +133,17 @@ pub fn ComparisonTable(
                 "Download CSV"
             </button>
             <div class="table-wrap">
-                <table data-testid="comparison-table">
-                    <thead>
-                        <tr>
+                <table class="rows machines" role="table" data-testid="comparison-table">
+                    <thead role="rowgroup">
+                        <tr role="row">
                             {Column::ALL.into_iter().map(header).collect_view()}
-                            <th scope="col">"Measured (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Measured (tok/s)"</th>
                         </tr>
                     </thead>
-                    <tbody>
+                    <tbody role="rowgroup">
                         <For each=move || shown.get() key=|i| *i let:i>
                             {
-                                let (tr, cells) = on_screen.with_value(|s| {
-                                    s.live_row(i, 5, move || {
-                                        rows.with(|r| {
-                                            r.get(i).map_or_else(Vec::new, |r| {
-                                                vec![
-                                                    fmt_tok_s(r.ceiling),
-                                                    format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
-                                                    views::fits_text(r.fits, r.spill_fraction),
-                                                    fmt_bytes(r.bytes_per_token),
-                                                    r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
-                                                ]
-                                            })
-                                        })
-                                    })
-                                });
+                                let (tr, cells) = live.with_value(|t| t.live_row(i, 5));
                                 let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
                                     r.get(i)
                                         .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
@@ -156,16 +154,16 @@ pub fn ComparisonTable(
                                     move || chosen.with(|c| *c == id)
                                 };
                                 view! {
-                                    <tr node_ref=tr class:current=current data-machine=id data-row=i>
-                                        <th scope="row">{name}</th>
-                                        <td>{kind_id}</td>
-                                        <td class="num">{bandwidth}</td>
-                                        <td class="num">{memory}</td>
-                                        <td class="num" node_ref=cells[0]></td>
-                                        <td class="num" node_ref=cells[1]></td>
-                                        <td node_ref=cells[2]></td>
-                                        <td class="num" node_ref=cells[3]></td>
-                                        <td class="num" node_ref=cells[4]></td>
+                                    <tr role="row" node_ref=tr class:current=current data-machine=id data-row=i>
+                                        <th scope="row" role="rowheader">{name}</th>
+                                        <td role="cell">{kind_id}</td>
+                                        <td role="cell" class="num">{bandwidth}</td>
+                                        <td role="cell" class="num">{memory}</td>
+                                        <td role="cell" class="num" node_ref=cells[0]></td>
+                                        <td role="cell" class="num" node_ref=cells[1]></td>
+                                        <td role="cell" node_ref=cells[2]></td>
+                                        <td role="cell" class="num" node_ref=cells[3]></td>
+                                        <td role="cell" class="num" node_ref=cells[4]></td>
                                     </tr>
                                 }
                             }

@@ -1,14 +1,15 @@
-//! Table cells whose text follows the estimate, one effect per row, with rows off screen
+//! Table cells whose text follows the estimate: one effect per table, with rows off screen
 //! written after the next paint.
 //!
-//! A reactive closure per cell costs a subscription per cell: a 174-row table with five changing
-//! columns re-links about 870 of them on every keystroke. One effect per row computes the row's
-//! texts and writes only the cells whose text changed. And the browser's cost of a keystroke is
-//! mostly laying out and painting the rows whose text changed: rows a person cannot see (below
-//! the fold, or scrolled away inside the table's box) are written after the next paint, so the
-//! frame that shows the new headline carries only the rows on screen. An IntersectionObserver
-//! says which rows those are. (The comparison table's re-sort after a new estimate waits for the
-//! next paint the same way, through [`OnScreen::later`].)
+//! A reactive closure per cell costs a subscription per cell, and even an effect per row costs
+//! the scheduler a task per row: a 174-row table re-ran 174 of them on every keystroke. One
+//! effect per table computes each row's texts and writes only the cells whose text changed. And
+//! the browser's cost of a keystroke is mostly laying out and painting the rows whose text
+//! changed: rows a person cannot see (below the fold, or scrolled away inside the table's box)
+//! are written after the next paint, so the frame that shows the new headline carries only the
+//! rows on screen. An IntersectionObserver says which rows those are. (The comparison table's
+//! re-sort after a new estimate waits for the next paint the same way, through
+//! [`LiveTable::later`].)
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -21,19 +22,48 @@ use wasm_bindgen::JsCast;
 /// Cell writes waiting for the next paint.
 type Writes = Rc<RefCell<Vec<Box<dyn FnOnce()>>>>;
 
-/// Which rows of one table are on screen (rows carry `data-row` = their index), and the writes
-/// waiting for the next paint.
+/// One table's rows with changing cells, by row index (rows carry `data-row` = their index).
 #[derive(Clone)]
-pub struct OnScreen {
+pub struct LiveTable {
+    /// Row `i`'s changing texts (read inside the table's effect: a change re-writes the rows).
+    texts: Rc<dyn Fn(usize) -> Vec<String>>,
+    rows: Rc<RefCell<Vec<Option<LiveRow>>>>,
     /// By row index; a row not yet reported counts as on screen (written at once).
     hidden: Rc<RefCell<Vec<bool>>>,
     observer: Option<web_sys::IntersectionObserver>,
     pending: Writes,
     scheduled: Rc<Cell<bool>>,
+    /// Counts the table's effect runs: only the newest one's late writes happen.
+    generation: Rc<Cell<u64>>,
 }
 
-impl OnScreen {
-    pub fn new() -> OnScreen {
+/// A mounted row: its row element, its changing cells and the text each shows.
+struct LiveRow {
+    tr: web_sys::HtmlTableRowElement,
+    cells: Vec<NodeRef<Td>>,
+    shown: Vec<Option<String>>,
+    stale: bool,
+}
+
+impl LiveRow {
+    fn write(&mut self, now: &[String]) {
+        for (k, cell) in self.cells.iter().enumerate() {
+            let text = now.get(k).map_or("", String::as_str);
+            if self.shown[k].as_deref() != Some(text) {
+                if let Some(td) = cell.get_untracked() {
+                    td.set_text_content(Some(text));
+                    self.shown[k] = Some(text.to_string());
+                }
+            }
+        }
+        self.stale = false;
+    }
+}
+
+impl LiveTable {
+    /// A table whose row `i` shows `texts(i)` in its changing cells (empty where missing), kept
+    /// up to date by one effect.
+    pub fn new(texts: impl Fn(usize) -> Vec<String> + 'static) -> LiveTable {
         let hidden = Rc::new(RefCell::new(Vec::new()));
         let flags = hidden.clone();
         let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
@@ -54,34 +84,86 @@ impl OnScreen {
         let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
         // The observer calls back for as long as the page lives.
         callback.forget();
-        OnScreen {
+        let table = LiveTable {
+            texts: Rc::new(texts),
+            rows: Rc::new(RefCell::new(Vec::new())),
             hidden,
             observer,
             pending: Rc::new(RefCell::new(Vec::new())),
             scheduled: Rc::new(Cell::new(false)),
+            generation: Rc::new(Cell::new(0)),
+        };
+        let this = table.clone();
+        Effect::new(move |_| this.refresh());
+        table
+    }
+
+    /// Writes the rows on screen now (reading the texts subscribes the effect) and the others
+    /// after the next paint.
+    fn refresh(&self) {
+        let generation = self.generation.get().wrapping_add(1);
+        self.generation.set(generation);
+        // The texts are read even with no row mounted yet, so that the effect subscribes.
+        let _ = (self.texts)(0);
+        let mut deferred = false;
+        for (i, row) in self.rows.borrow_mut().iter_mut().enumerate() {
+            let Some(row) = row else { continue };
+            if self.on_screen(i) {
+                row.write(&(self.texts)(i));
+            } else {
+                row.stale = true;
+                deferred = true;
+            }
+        }
+        if deferred {
+            let this = self.clone();
+            self.later(Box::new(move || {
+                if this.generation.get() == generation {
+                    untrack(|| this.write_stale());
+                }
+            }));
+        }
+    }
+
+    /// Writes the rows left stale, forgetting rows that have left the page.
+    fn write_stale(&self) {
+        for (i, slot) in self.rows.borrow_mut().iter_mut().enumerate() {
+            let Some(row) = slot else { continue };
+            if !row.tr.is_connected() {
+                if let Some(o) = &self.observer {
+                    o.unobserve(&row.tr);
+                }
+                *slot = None;
+            } else if row.stale {
+                row.write(&(self.texts)(i));
+            }
         }
     }
 
     /// Row `row` of the table: references for its `<tr node_ref=… data-row=row>` and its `n`
-    /// changing `<td node_ref=…>`s, whose text then follows `texts()` (empty where missing).
-    pub fn live_row(&self, row: usize, n: usize, texts: impl Fn() -> Vec<String> + 'static) -> (NodeRef<Tr>, Vec<NodeRef<Td>>) {
+    /// changing `<td node_ref=…>`s, whose text then follows the table's texts for that row.
+    pub fn live_row(&self, row: usize, n: usize) -> (NodeRef<Tr>, Vec<NodeRef<Td>>) {
         let tr = NodeRef::new();
-        self.watch(tr);
         let cells: Vec<NodeRef<Td>> = (0..n).map(|_| NodeRef::new()).collect();
-        live_cells(cells.clone(), texts, self.clone(), row);
-        (tr, cells)
-    }
-
-    /// Starts watching a row's `tr` (its `data-row` names it) until the row goes away.
-    fn watch(&self, tr: NodeRef<Tr>) {
-        let observer = self.observer.clone();
-        tr.on_load(move |tr| {
-            if let Some(o) = &observer {
+        let (this, refs) = (self.clone(), cells.clone());
+        tr.on_load(move |tr: web_sys::HtmlTableRowElement| {
+            if let Some(o) = &this.observer {
                 o.observe(&tr);
-                let o = o.clone();
-                on_cleanup(move || o.unobserve(&tr));
             }
+            let mut live = LiveRow {
+                tr,
+                cells: refs,
+                shown: vec![None; n],
+                stale: false,
+            };
+            live.write(&(this.texts)(row));
+            let mut rows = this.rows.borrow_mut();
+            if rows.len() <= row {
+                rows.resize_with(row + 1, || None);
+            }
+            rows[row] = Some(live);
         });
+        (tr, cells)
     }
 
     fn on_screen(&self, row: usize) -> bool {
@@ -102,45 +184,4 @@ impl OnScreen {
             });
         }
     }
-}
-
-impl Default for OnScreen {
-    fn default() -> Self {
-        OnScreen::new()
-    }
-}
-
-/// Keeps each cell's text equal to the matching entry of `texts()` (empty when missing), written
-/// after the next paint while row `row` is off screen.
-fn live_cells(cells: Vec<NodeRef<Td>>, texts: impl Fn() -> Vec<String> + 'static, screen: OnScreen, row: usize) {
-    let shown: Rc<RefCell<Vec<Option<String>>>> = Rc::new(RefCell::new(vec![None; cells.len()]));
-    // Only the newest computation writes: a late write must not undo a newer one.
-    let generation = Rc::new(Cell::new(0u64));
-    Effect::new(move |_| {
-        let now = texts();
-        let tds: Vec<_> = cells.iter().map(|c| c.get()).collect();
-        let this = generation.get().wrapping_add(1);
-        generation.set(this);
-        let (shown, generation) = (shown.clone(), generation.clone());
-        let write = move || {
-            if generation.get() != this {
-                return;
-            }
-            let mut shown = shown.borrow_mut();
-            for (k, td) in tds.iter().enumerate() {
-                let text = now.get(k).map_or("", String::as_str);
-                if let Some(td) = td {
-                    if shown[k].as_deref() != Some(text) {
-                        td.set_text_content(Some(text));
-                        shown[k] = Some(text.to_string());
-                    }
-                }
-            }
-        };
-        if screen.on_screen(row) {
-            write();
-        } else {
-            screen.later(Box::new(write));
-        }
-    });
 }

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::OnScreen;
+use super::live_cells::LiveTable;
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -12,7 +12,18 @@ pub fn QuantTable(
     /// One row per weight format.
     rows: Memo<Vec<QuantRow>>,
 ) -> impl IntoView {
-    let on_screen = StoredValue::new_local(OnScreen::new());
+    let live = StoredValue::new_local(LiveTable::new(move |i| {
+        rows.with(|r| {
+            r.get(i).map_or_else(Vec::new, |r| {
+                vec![
+                    fmt_bytes(r.size_bytes),
+                    fmt_tok_s(r.ceiling),
+                    fmt_tok_s(r.expected),
+                    views::fits_text(r.fits, 0.0),
+                ]
+            })
+        })
+    }));
     view! {
         <section class="table-section">
             <h2>"This machine, every quantization"</h2>
@@ -27,46 +38,38 @@ pub fn QuantTable(
                 "Download CSV"
             </button>
             <div class="table-wrap">
-                <table data-testid="quant-table">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Format"</th>
-                            <th scope="col">"Bits/weight"</th>
-                            <th scope="col">"Weights"</th>
-                            <th scope="col">"Ceiling (tok/s)"</th>
-                            <th scope="col">"Expected (tok/s)"</th>
-                            <th scope="col">"Fits?"</th>
+                <table class="rows formats" role="table" data-testid="quant-table">
+                    <thead role="rowgroup">
+                        <tr role="row">
+                            <th scope="col" role="columnheader">"Format"</th>
+                            <th scope="col" role="columnheader">"Bits/weight"</th>
+                            <th scope="col" role="columnheader">"Weights"</th>
+                            <th scope="col" role="columnheader">"Ceiling (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Expected (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Fits?"</th>
                         </tr>
                     </thead>
-                    <tbody>
-                        // Keyed by position, the changing cells written by one effect per row (rows
-                        // off screen after the next paint), as in the comparison table.
+                    <tbody role="rowgroup">
+                        // Keyed by position, the changing cells written by the table's one effect
+                        // (rows off screen after the next paint), as in the comparison table.
                         <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
                             {
-                                let (tr, cells) = on_screen.with_value(|s| {
-                                    s.live_row(i, 4, move || {
-                                        rows.with(|r| {
-                                            r.get(i).map_or_else(Vec::new, |r| {
-                                                vec![fmt_bytes(r.size_bytes), fmt_tok_s(r.ceiling), fmt_tok_s(r.expected), views::fits_text(r.fits, 0.0)]
-                                            })
-                                        })
-                                    })
-                                });
+                                let (tr, cells) = live.with_value(|t| t.live_row(i, 4));
                                 let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
                                 let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
                                 view! {
-                                    <tr
+                                    <tr role="row"
                                         node_ref=tr
                                         data-row=i
                                         class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.3))
                                         data-quant=fixed(|r| r.0.clone())
                                     >
-                                        <th scope="row">{fixed(|r| r.1.clone())}</th>
-                                        <td class="num">{fixed(|r| r.2.to_string())}</td>
-                                        <td class="num" node_ref=cells[0]></td>
-                                        <td class="num" node_ref=cells[1]></td>
-                                        <td class="num" node_ref=cells[2]></td>
-                                        <td node_ref=cells[3]></td>
+                                        <th scope="row" role="rowheader">{fixed(|r| r.1.clone())}</th>
+                                        <td role="cell" class="num">{fixed(|r| r.2.to_string())}</td>
+                                        <td role="cell" class="num" node_ref=cells[0]></td>
+                                        <td role="cell" class="num" node_ref=cells[1]></td>
+                                        <td role="cell" class="num" node_ref=cells[2]></td>
+                                        <td role="cell" node_ref=cells[3]></td>
                                     </tr>
                                 }
                             }

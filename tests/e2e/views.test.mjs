@@ -36,6 +36,11 @@ test('the default scenario is the seed headline, beside the seed machines', asyn
   }
   assert.equal(await page.locator('tbody tr.current').first().getAttribute('data-machine'), 'rtx-4090');
   assert.ok(await page.getByTestId('quant-table').locator('tbody tr').count() >= 20);
+  // Rows laid out as grids keep their table semantics (roles in the markup).
+  const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: /Ceiling/ }) }).first();
+  assert.ok(await table.getByRole('row').count() >= 100);
+  assert.equal(await table.getByRole('rowheader', { name: 'NVIDIA GeForce RTX 4090 (24 GB)' }).count(), 1);
+  assert.ok(await table.getByRole('cell').count() >= 800);
   for (const [id, sig] of Object.entries(await signatures(page))) {
     assert.ok(sig.colours > 3, `${id} looks blank: ${JSON.stringify(sig)}`);
   }
