@@ -9,6 +9,7 @@
 //! - [`calibration`]: the expected band, fitted on the measurements.
 //! - [`scenario`]: every input, and the one codec to and from a URL query string.
 //! - [`views`]: what the tables and the headline show.
+//! - [`decimal`]: decimal text to `f64`, without the standard parser's tables.
 //! - [`charts`]: chart drawing, generic over any plotters `DrawingBackend`.
 //!
 //! The browser app (`app`, `components`) is compiled only for `wasm32`.
@@ -16,6 +17,7 @@
 pub mod calibration;
 pub mod catalog;
 pub mod charts;
+pub mod decimal;
 pub mod estimator;
 pub mod import;
 pub mod imported;

@@ -9,10 +9,10 @@ pub fn number(text: &str) -> Result<f64, String> {
     if t.is_empty() {
         return Err("is empty".into());
     }
-    match t.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err("is not a finite number".into()),
-        Err(_) => Err("is not a number".into()),
+    match crate::decimal::parse(t) {
+        Some(v) if v.is_finite() => Ok(v),
+        Some(_) => Err("is not a finite number".into()),
+        None => Err("is not a number".into()),
     }
 }
 

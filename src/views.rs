@@ -181,7 +181,7 @@ pub fn sorted_order(rows: &[MachineRow], keep: impl Fn(&MachineRow) -> bool, col
 fn compare(a: &MachineRow, b: &MachineRow, column: Column, ascending: bool) -> std::cmp::Ordering {
     {
         let o = match column {
-            Column::Machine => a.name.to_lowercase().cmp(&b.name.to_lowercase()),
+            Column::Machine => a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()),
             Column::Kind => a.kind.id().cmp(b.kind.id()).then(a.name.cmp(&b.name)),
             Column::Bandwidth => a.bandwidth_gbs.total_cmp(&b.bandwidth_gbs),
             Column::Memory => a.memory_gib.total_cmp(&b.memory_gib),
@@ -416,7 +416,9 @@ mod tests {
         sort_rows(&mut rows, Column::Ceiling, false);
         assert!(rows.windows(2).all(|w| w[0].ceiling >= w[1].ceiling));
         sort_rows(&mut rows, Column::Machine, true);
-        assert!(rows.windows(2).all(|w| w[0].name.to_lowercase() <= w[1].name.to_lowercase()));
+        assert!(rows
+            .windows(2)
+            .all(|w| w[0].name.to_ascii_lowercase() <= w[1].name.to_ascii_lowercase()));
         // The table's index order: the same order, filtered, without moving the rows.
         let order = sorted_order(&rows, |r| r.kind == Kind::Apple, Column::Bandwidth, false);
         let mut apple: Vec<MachineRow> = rows.iter().filter(|r| r.kind == Kind::Apple).cloned().collect();

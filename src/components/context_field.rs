@@ -19,7 +19,7 @@ pub fn ContextField() -> impl IntoView {
     // The slider rewrites the box's text, so the box is keyed on slider moves.
     let (epoch, set_epoch) = signal(0u32);
     let on_slide = move |ev| {
-        if let Ok(pos) = event_target_value(&ev).parse::<f64>() {
+        if let Some(pos) = crate::decimal::parse(&event_target_value(&ev)) {
             let tokens = 2f64.powf(pos).round() as u32;
             scenario.update(|s| s.ctx = Some(tokens));
             set_epoch.update(|e| *e += 1);

@@ -72,7 +72,7 @@ pub fn ImportPanel() -> impl IntoView {
         set_busy.set(true);
         wasm_bindgen_futures::spawn_local(async move {
             let name = file.name();
-            let result = if name.to_lowercase().ends_with(".json") {
+            let result = if name.to_ascii_lowercase().ends_with(".json") {
                 match read_text(&file).await {
                     Ok(text) => {
                         set_config_text.set(text.clone());

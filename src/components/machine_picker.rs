@@ -46,7 +46,7 @@ pub fn MachinePicker() -> impl IntoView {
         });
     };
     let options = move || {
-        let q = search.get().to_lowercase();
+        let q = search.get().to_ascii_lowercase();
         let cur = current.get();
         Kind::ALL
             .into_iter()
@@ -54,7 +54,7 @@ pub fn MachinePicker() -> impl IntoView {
                 let items: Vec<_> = cat
                     .machines
                     .iter()
-                    .filter(|m| m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_lowercase().contains(&q) || m.id.contains(&q)))
+                    .filter(|m| m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_ascii_lowercase().contains(&q) || m.id.contains(&q)))
                     .map(|m| {
                         let selected = m.id == cur;
                         view! { <option value=m.id.clone() selected=selected>{format!("{} — {} GB/s", m.name, crate::views::trim(m.bandwidth_gbs))}</option> }
