@@ -56,7 +56,7 @@ impl Theme {
 }
 
 /// The error type every chart returns.
-pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+pub type DrawResult<DB> = Result<(), plotters_backend::DrawingErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 /// Upper bound of an axis: the largest value with headroom, never zero.
 fn axis_max(values: impl Iterator<Item = f64>) -> f64 {
@@ -76,8 +76,8 @@ pub(crate) mod test_support {
     pub fn svg(plot: &plot::Plot) -> String {
         let mut out = String::new();
         {
-            let area = SVGBackend::with_string(&mut out, (800, 400)).into_drawing_area();
-            plot::draw(&area, plot, &Theme::LIGHT).expect("chart draws");
+            let mut backend = SVGBackend::with_string(&mut out, (800, 400));
+            plot::draw(&mut backend, plot, &Theme::LIGHT).expect("chart draws");
         }
         out
     }

@@ -1,7 +1,7 @@
 //! The one renderer every chart draws through.
 //!
 //! A chart is described as data — a [`Plot`]: axes, series, legend corner — and [`draw`] lays it
-//! out in pixels and paints it with plotters' drawing area and elements. Every chart shares this
+//! out in pixels and paints it with the primitives of any plotters `DrawingBackend`. Every chart shares this
 //! one generic function, so the page's WebAssembly carries one copy of the drawing code per
 //! backend instead of one per chart and coordinate type (six charts through plotters' generic
 //! chart builder cost the page about a fifth of its download).
@@ -11,7 +11,6 @@
 //! at powers of ten (with 2× and 5× when the range spans two decades or less); category axes label
 //! each band's centre.
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -334,30 +333,36 @@ fn text(theme: &Theme, size: u32) -> TextStyle<'static> {
     ("sans-serif", size).into_font().color(&theme.foreground)
 }
 
-/// Draws `plot` on `area`.
-pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, theme: &Theme) -> DrawResult<DB> {
-    let (w, h) = area.dim_in_pixel();
+/// A filled triangle pointing up, centred on `(x, y)`, its corners `r` from the centre (at
+/// 90°, 210° and 330°: cos 30° ≈ 0.866).
+fn triangle(x: i32, y: i32, r: u32) -> [(i32, i32); 3] {
+    let (dx, dy) = ((f64::from(r) * 0.866).round() as i32, (f64::from(r) * 0.5).round() as i32);
+    [(x, y - r as i32), (x + dx, y + dy), (x - dx, y + dy)]
+}
+
+/// Draws `plot` over the whole of `backend`.
+///
+/// Straight through the backend's own primitives (paths, rectangles, circles, polygons, text
+/// with an anchor) rather than plotters' drawing area and elements: the charts need nothing the
+/// elements add, and their generic layers were a tenth of the page's download.
+pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) -> DrawResult<DB> {
+    backend.ensure_prepared()?;
+    let (w, h) = backend.get_size();
     let (w, h) = (w as i32, h as i32);
-    area.fill(&theme.background)?;
-    area.draw(&Text::new(
-        plot.title.clone(),
-        (w / 2, 8),
-        text(theme, 16).pos(Pos::new(HPos::Center, VPos::Top)),
-    ))?;
+    backend.draw_rect((0, 0), (w, h), &theme.background, true)?;
+    let title = text(theme, 16).pos(Pos::new(HPos::Center, VPos::Top));
+    backend.draw_text(&plot.title, &title, (w / 2, 8))?;
     if let Some(message) = &plot.message {
-        area.draw(&Text::new(
-            message.clone(),
-            (w / 2, h / 2),
-            text(theme, 14).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))?;
-        return area.present();
+        let style = text(theme, 14).pos(Pos::new(HPos::Center, VPos::Center));
+        backend.draw_text(message, &style, (w / 2, h / 2))?;
+        return backend.present();
     }
     let label_style = text(theme, 12);
     let desc_style = text(theme, 13);
     let y_ticks = plot.y.ticks(((h - 100) / 45).max(2) as usize);
     let widest = y_ticks
         .iter()
-        .map(|(_, t)| area.estimate_text_size(t, &label_style).map_or(0, |s| s.0 as i32))
+        .map(|(_, t)| backend.estimate_text_size(t, &label_style).map_or(0, |s| s.0 as i32))
         .max()
         .unwrap_or(0);
     let y_desc_room = if plot.y.label.is_empty() { 0 } else { 22 };
@@ -370,51 +375,39 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, them
         bottom: h - 10 - if plot.x.label.is_empty() { 0 } else { 20 } - 22,
     };
     if frame.right - frame.left < 20 || frame.bottom - frame.top < 20 {
-        return area.present();
+        return backend.present();
     }
     let grid = ShapeStyle::from(&theme.grid).stroke_width(1);
     let is_categories = matches!(plot.y.scale, Scale::Categories(_));
+    let right_aligned = label_style.pos(Pos::new(HPos::Right, VPos::Center));
     for (v, t) in &y_ticks {
         let (_, py) = frame.px((plot.x.min, *v));
         if !is_categories {
-            area.draw(&PathElement::new(vec![(frame.left, py), (frame.right, py)], grid))?;
+            backend.draw_line((frame.left, py), (frame.right, py), &grid)?;
         }
-        area.draw(&Text::new(
-            t.clone(),
-            (frame.left - 6, py),
-            label_style.pos(Pos::new(HPos::Right, VPos::Center)),
-        ))?;
+        backend.draw_text(t, &right_aligned, (frame.left - 6, py))?;
     }
     let x_ticks = plot.x.ticks(((frame.right - frame.left) / 90).max(2) as usize);
+    let centred = label_style.pos(Pos::new(HPos::Center, VPos::Top));
     for (v, t) in &x_ticks {
         let (px, _) = frame.px((*v, plot.y.min));
-        area.draw(&PathElement::new(vec![(px, frame.top), (px, frame.bottom)], grid))?;
-        area.draw(&Text::new(
-            t.clone(),
-            (px, frame.bottom + 6),
-            label_style.pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
+        backend.draw_line((px, frame.top), (px, frame.bottom), &grid)?;
+        backend.draw_text(t, &centred, (px, frame.bottom + 6))?;
     }
     let axis = ShapeStyle::from(&theme.foreground).stroke_width(1);
-    area.draw(&PathElement::new(
-        vec![(frame.left, frame.top), (frame.left, frame.bottom), (frame.right, frame.bottom)],
-        axis,
-    ))?;
+    backend.draw_path(
+        [(frame.left, frame.top), (frame.left, frame.bottom), (frame.right, frame.bottom)],
+        &axis,
+    )?;
     if !plot.x.label.is_empty() {
-        area.draw(&Text::new(
-            plot.x.label.clone(),
-            ((frame.left + frame.right) / 2, h - 10),
-            desc_style.pos(Pos::new(HPos::Center, VPos::Bottom)),
-        ))?;
+        let style = desc_style.pos(Pos::new(HPos::Center, VPos::Bottom));
+        backend.draw_text(&plot.x.label, &style, ((frame.left + frame.right) / 2, h - 10))?;
     }
     if !plot.y.label.is_empty() {
-        area.draw(&Text::new(
-            plot.y.label.clone(),
-            (10, (frame.top + frame.bottom) / 2),
-            desc_style
-                .transform(FontTransform::Rotate270)
-                .pos(Pos::new(HPos::Center, VPos::Top)),
-        ))?;
+        let style = desc_style
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        backend.draw_text(&plot.y.label, &style, (10, (frame.top + frame.bottom) / 2))?;
     }
 
     for s in &plot.series {
@@ -430,53 +423,57 @@ pub fn draw<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, them
                 match dash {
                     Some((on, off)) => {
                         for d in dashes(&path, *on, *off) {
-                            area.draw(&PathElement::new(d, style))?;
+                            backend.draw_path(d, &style)?;
                         }
                     }
-                    None => area.draw(&PathElement::new(path, style))?,
+                    None => backend.draw_path(path, &style)?,
                 }
             }
             Mark::Segments { segments, width } => {
                 for [a, b] in segments {
-                    area.draw(&PathElement::new(vec![frame.px(*a), frame.px(*b)], color.stroke_width(*width)))?;
+                    backend.draw_line(frame.px(*a), frame.px(*b), &color.stroke_width(*width))?;
                 }
             }
-            Mark::Dots { dots, triangle } => {
+            Mark::Dots {
+                dots,
+                triangle: is_triangle,
+            } => {
                 for d in dots.iter().filter(|d| d.x.is_finite() && d.y.is_finite()) {
                     let p = frame.px((d.x, d.y));
                     let style = d.paint.map_or(color, |c| c.color(theme)).filled();
-                    if *triangle {
-                        area.draw(&TriangleMarker::new(p, d.radius, style))?;
+                    if *is_triangle {
+                        backend.fill_polygon(triangle(p.0, p.1, d.radius), &style)?;
                     } else {
-                        area.draw(&Circle::new(p, d.radius, style))?;
+                        backend.draw_circle(p, d.radius, &style, true)?;
                     }
                     if let Some(label) = &d.label {
-                        area.draw(&Text::new(label.clone(), (p.0 + 6, p.1 - 14), text(theme, 11)))?;
+                        backend.draw_text(label, &text(theme, 11), (p.0 + 6, p.1 - 14))?;
                     }
                 }
             }
             Mark::Bars { bars } => {
                 for b in bars {
                     let style = b.paint.map_or(color, |c| c.color(theme)).filled();
-                    area.draw(&Rectangle::new([frame.px(b.from), frame.px(b.to)], style))?;
+                    let ((x0, y0), (x1, y1)) = (frame.px(b.from), frame.px(b.to));
+                    backend.draw_rect((x0.min(x1), y0.min(y1)), (x0.max(x1), y0.max(y1)), &style, true)?;
                 }
             }
         }
     }
-    legend(area, plot, &frame, theme)?;
-    area.present()
+    legend(backend, plot, &frame, theme)?;
+    backend.present()
 }
 
 /// The boxed legend: one glyph and label per labelled series.
-fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, frame: &Frame, theme: &Theme) -> DrawResult<DB> {
+fn legend<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, frame: &Frame, theme: &Theme) -> DrawResult<DB> {
     let entries: Vec<(&Series, &String)> = plot.series.iter().filter_map(|s| s.label.as_ref().map(|l| (s, l))).collect();
     if entries.is_empty() {
         return Ok(());
     }
-    let style = text(theme, 12);
+    let style = text(theme, 12).pos(Pos::new(HPos::Left, VPos::Center));
     let widest = entries
         .iter()
-        .map(|(_, l)| area.estimate_text_size(l, &style).map_or(0, |s| s.0 as i32))
+        .map(|(_, l)| backend.estimate_text_size(l, &style).map_or(0, |s| s.0 as i32))
         .max()
         .unwrap_or(0);
     let (bw, bh) = (widest + 36, entries.len() as i32 * 18 + 8);
@@ -488,8 +485,8 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, frame:
         Corner::UpperLeft | Corner::UpperRight => frame.top + 8,
         Corner::LowerRight => frame.bottom - 8 - bh,
     };
-    area.draw(&Rectangle::new([(x0, y0), (x0 + bw, y0 + bh)], theme.background.mix(0.85).filled()))?;
-    area.draw(&Rectangle::new([(x0, y0), (x0 + bw, y0 + bh)], ShapeStyle::from(&theme.foreground)))?;
+    backend.draw_rect((x0, y0), (x0 + bw, y0 + bh), &theme.background.mix(0.85).filled(), true)?;
+    backend.draw_rect((x0, y0), (x0 + bw, y0 + bh), &ShapeStyle::from(&theme.foreground), false)?;
     for (i, (s, label)) in entries.iter().enumerate() {
         let y = y0 + 13 + i as i32 * 18;
         let gx = x0 + 8;
@@ -500,22 +497,18 @@ fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &Plot, frame:
                 match dash {
                     Some((on, off)) => {
                         for d in dashes(&path, (*on).min(5), (*off).min(3)) {
-                            area.draw(&PathElement::new(d, color.stroke_width(*width)))?;
+                            backend.draw_path(d, &color.stroke_width(*width))?;
                         }
                     }
-                    None => area.draw(&PathElement::new(path, color.stroke_width(*width)))?,
+                    None => backend.draw_path(path, &color.stroke_width(*width))?,
                 }
             }
-            Mark::Segments { width, .. } => area.draw(&PathElement::new(vec![(gx, y), (gx + 16, y)], color.stroke_width(*width)))?,
-            Mark::Dots { triangle: true, .. } => area.draw(&TriangleMarker::new((gx + 8, y), 5, color.filled()))?,
-            Mark::Dots { .. } => area.draw(&Circle::new((gx + 8, y), 4, color.filled()))?,
-            Mark::Bars { .. } => area.draw(&Rectangle::new([(gx + 1, y - 5), (gx + 15, y + 5)], color.filled()))?,
+            Mark::Segments { width, .. } => backend.draw_line((gx, y), (gx + 16, y), &color.stroke_width(*width))?,
+            Mark::Dots { triangle: true, .. } => backend.fill_polygon(triangle(gx + 8, y, 5), &color.filled())?,
+            Mark::Dots { .. } => backend.draw_circle((gx + 8, y), 4, &color.filled(), true)?,
+            Mark::Bars { .. } => backend.draw_rect((gx + 1, y - 5), (gx + 15, y + 5), &color.filled(), true)?,
         }
-        area.draw(&Text::new(
-            (*label).clone(),
-            (gx + 22, y),
-            style.pos(Pos::new(HPos::Left, VPos::Center)),
-        ))?;
+        backend.draw_text(label, &style, (gx + 22, y))?;
     }
     Ok(())
 }

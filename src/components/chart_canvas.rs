@@ -68,8 +68,8 @@ pub fn ChartCanvas(
             canvas.set_width((css_width * ratio) as u32);
             canvas.set_height((css_height * ratio) as u32);
             let Some(p) = build() else { return };
-            if let Some(backend) = MeasuredCanvas::new(canvas.clone()) {
-                let _ = plot::draw(&backend.into_drawing_area(), &p, &theme());
+            if let Some(mut backend) = MeasuredCanvas::new(canvas.clone()) {
+                let _ = plot::draw(&mut backend, &p, &theme());
                 draws.set(draws.get() + 1);
                 let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
             }
