@@ -330,7 +330,7 @@ fn dashes(path: &[(i32, i32)], on: u32, off: u32) -> Vec<Vec<(i32, i32)>> {
 }
 
 fn text(theme: &Theme, size: u32) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&theme.foreground)
+    (FontFamily::SansSerif, size).into_font().color(&theme.foreground)
 }
 
 /// A filled triangle pointing up, centred on `(x, y)`, its corners `r` from the centre (at
