@@ -304,7 +304,10 @@ fn point(cat: &Catalog, m: &Measurement) -> Result<Point, String> {
 /// The calibration fitted on the built-in measurements, computed once.
 pub fn calibration() -> &'static Calibration {
     static CAL: OnceLock<Calibration> = OnceLock::new();
-    CAL.get_or_init(|| Calibration::fit(&points(catalog::catalog()).expect("built-in measurements resolve against the catalogs")))
+    CAL.get_or_init(|| {
+        let points = points(catalog::catalog()).unwrap_or_else(|e| panic!("built-in measurements: {e}"));
+        Calibration::fit(&points)
+    })
 }
 
 /// |ln(expected ÷ measured)| for every row, each predicted by a fit that never saw its machine.
