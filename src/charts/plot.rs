@@ -257,7 +257,7 @@ fn nice_step(raw: f64) -> f64 {
     if !(raw.is_finite() && raw > 0.0) {
         return 1.0;
     }
-    let base = 10f64.powf(raw.log10().floor());
+    let base = 10f64.powi(raw.log10().floor() as i32);
     [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * base)

@@ -20,7 +20,7 @@ pub fn ContextField() -> impl IntoView {
     let (epoch, set_epoch) = signal(0u32);
     let on_slide = move |ev| {
         if let Some(pos) = crate::decimal::parse(&event_target_value(&ev)) {
-            let tokens = 2f64.powf(pos).round() as u32;
+            let tokens = pos.exp2().round() as u32;
             scenario.update(|s| s.ctx = Some(tokens));
             set_epoch.update(|e| *e += 1);
         }

@@ -138,7 +138,8 @@ impl Arch {
     }
 
     /// Distinct experts per layer that a step of `tokens` tokens reads: E × (1 − (1 − k/E)^tokens),
-    /// the expected union of independent top-k choices (k for one token).
+    /// the expected union of independent top-k choices (k for one token). `tokens` is a whole
+    /// number (a batch, or a speculative step's draft plus one).
     pub fn experts_touched(&self, tokens: f64) -> f64 {
         if !self.is_moe() {
             return 0.0;
@@ -148,7 +149,7 @@ impl Arch {
         if tokens <= 1.0 {
             return k;
         }
-        e * (1.0 - (1.0 - k / e).powf(tokens))
+        e * (1.0 - (1.0 - k / e).powi(tokens.min(f64::from(i32::MAX)) as i32))
     }
 
     /// Parameters read per decode token at batch 1.
