@@ -41,7 +41,7 @@
 //! what the prefix holds. Limits: 1,000,000 tensors and metadata pairs, 8 dimensions, 64 MiB per
 //! string, arrays nested 4 deep, a 512 MiB header.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::estimator::arch::{Arch, Attention};
@@ -461,7 +461,7 @@ fn parse_header(buf: &[u8], file_size: u64) -> Step<Gguf> {
         ));
     }
 
-    let mut meta: HashMap<String, Meta> = HashMap::new();
+    let mut meta: BTreeMap<String, Meta> = BTreeMap::new();
     for i in 0..kv_count {
         let key = r.string(&|| format!("metadata key {i}"))?;
         let ty = r.u32()?;
@@ -553,7 +553,7 @@ fn clip(s: &str) -> String {
 
 /// Metadata lookups under an architecture prefix.
 struct View<'a> {
-    meta: &'a HashMap<String, Meta>,
+    meta: &'a BTreeMap<String, Meta>,
     arch: &'a str,
 }
 
@@ -586,7 +586,7 @@ fn summarise(
     params: u64,
     tensors: Vec<TensorInfo>,
     weight_bytes: u64,
-    meta: &HashMap<String, Meta>,
+    meta: &BTreeMap<String, Meta>,
 ) -> Gguf {
     let string = |k: &str| match meta.get(k) {
         Some(Meta::Str(s)) => Some(s.clone()),
@@ -672,7 +672,7 @@ fn summarise(
 /// `attention.sliding_window_pattern`: N−1 of every N layers slide.
 const SWA_PERIODS: &[(&str, u32)] = &[("gemma2", 2), ("gemma3", 6), ("gpt-oss", 2), ("cohere2", 4)];
 
-fn build_arch(v: &View, meta: &HashMap<String, Meta>, tensors: &[TensorInfo], unread: &mut Vec<String>) -> Result<Arch, String> {
+fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], unread: &mut Vec<String>) -> Result<Arch, String> {
     let a = v.arch;
     let required = |x: Option<u32>, suffix: &str| match x {
         Some(n) if n > 0 => Ok(n),
