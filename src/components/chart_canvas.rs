@@ -5,7 +5,6 @@ use std::rc::Rc;
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
-use plotters::prelude::*;
 
 use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::plot::{self, Plot};
