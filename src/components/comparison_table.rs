@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::LiveTable;
+use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::scenario;
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
@@ -29,23 +29,6 @@ pub fn ComparisonTable(
             }
         })
     });
-    // Rows stay in catalog order; sorting and filtering only reorder keyed <tr>s, and a new
-    // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table.
-    // The changing cells are written by one effect for the table, rows off screen after the
-    // next paint (live_cells).
-    let live = StoredValue::new_local(LiveTable::new(move |i| {
-        rows.with(|r| {
-            r.get(i).map_or_else(Vec::new, |r| {
-                vec![
-                    fmt_tok_s(r.ceiling),
-                    format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
-                    views::fits_text(r.fits, r.spill_fraction),
-                    fmt_bytes(r.bytes_per_token),
-                    r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
-                ]
-            })
-        })
-    }));
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
@@ -55,6 +38,37 @@ pub fn ComparisonTable(
     // new estimate updates the numbers in place first and re-sorts after the next paint (moving
     // rows re-lays out the whole table, which would hold back the frame with the new numbers).
     let shown = RwSignal::new(order.get_untracked());
+    // Rows stay in catalog order; sorting and filtering only reorder the same <tr>s, and a new
+    // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table. The
+    // rows are built and written by one effect for the table, rows off screen after the next
+    // paint (live_cells).
+    let body = NodeRef::new();
+    let live = LiveTable::new(TableSpec {
+        body,
+        key_attr: "data-machine",
+        classes: &["", "num", "num", "num", "num", "", "num", "num"],
+        text: Box::new(move |i| {
+            let chosen = chosen.get();
+            rows.with(|r| {
+                r.get(i).map(|r| RowText {
+                    key: r.id.clone(),
+                    current: r.id == chosen,
+                    cells: vec![
+                        r.name.clone(),
+                        r.kind.id().to_string(),
+                        views::trim(r.bandwidth_gbs),
+                        views::trim(r.memory_gib),
+                        fmt_tok_s(r.ceiling),
+                        format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
+                        views::fits_text(r.fits, r.spill_fraction),
+                        fmt_bytes(r.bytes_per_token),
+                        r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+                    ],
+                })
+            })
+        }),
+        order: Box::new(move || shown.get()),
+    });
     let newest = StoredValue::new(0u64);
     Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
         let next = order.get();
@@ -62,7 +76,7 @@ pub fn ComparisonTable(
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
         if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
-            live.get_value().later(Box::new(move || {
+            live.later(Box::new(move || {
                 if newest.get_value() == this {
                     shown.set(next);
                 }
@@ -140,35 +154,7 @@ pub fn ComparisonTable(
                             <th scope="col" role="columnheader">"Measured (tok/s)"</th>
                         </tr>
                     </thead>
-                    <tbody role="rowgroup">
-                        <For each=move || shown.get() key=|i| *i let:i>
-                            {
-                                let (tr, cells) = live.with_value(|t| t.live_row(i, 5));
-                                let (id, name, kind_id, bandwidth, memory) = rows.with_untracked(|r| {
-                                    r.get(i)
-                                        .map(|r| (r.id.clone(), r.name.clone(), r.kind.id(), views::trim(r.bandwidth_gbs), views::trim(r.memory_gib)))
-                                        .unwrap_or_default()
-                                });
-                                let current = {
-                                    let id = id.clone();
-                                    move || chosen.with(|c| *c == id)
-                                };
-                                view! {
-                                    <tr role="row" node_ref=tr class:current=current data-machine=id data-row=i>
-                                        <th scope="row" role="rowheader">{name}</th>
-                                        <td role="cell">{kind_id}</td>
-                                        <td role="cell" class="num">{bandwidth}</td>
-                                        <td role="cell" class="num">{memory}</td>
-                                        <td role="cell" class="num" node_ref=cells[0]></td>
-                                        <td role="cell" class="num" node_ref=cells[1]></td>
-                                        <td role="cell" node_ref=cells[2]></td>
-                                        <td role="cell" class="num" node_ref=cells[3]></td>
-                                        <td role="cell" class="num" node_ref=cells[4]></td>
-                                    </tr>
-                                }
-                            }
-                        </For>
-                    </tbody>
+                    <tbody role="rowgroup" node_ref=body></tbody>
                 </table>
             </div>
         </section>

@@ -1,10 +1,14 @@
-//! Table cells whose text follows the estimate: one effect per table, with rows off screen
-//! written after the next paint.
+//! A result table's body, kept in step with the estimate by one effect that writes the DOM
+//! directly: rows on screen now, rows off screen after the next paint.
 //!
-//! A reactive closure per cell costs a subscription per cell, and even an effect per row costs
-//! the scheduler a task per row: a 174-row table re-ran 174 of them on every keystroke. One
-//! effect per table computes each row's texts and writes only the cells whose text changed. And
-//! the browser's cost of a keystroke is mostly laying out and painting the rows whose text
+//! Why not a keyed `<For>` of row views: the rows are the same few cells of text every time, and
+//! a keystroke changes only that text. One effect per table computes each row's texts and
+//! touches only the cells whose text changed (a reactive closure per cell cost a subscription
+//! per cell, and an effect per row a scheduler task per row, 174 of them per keystroke). Building
+//! the rows here rather than through the view macro also keeps two tables' worth of generic view
+//! code out of the page's download.
+//!
+//! And the browser's cost of a keystroke is mostly laying out and painting the rows whose text
 //! changed: rows a person cannot see (below the fold, or scrolled away inside the table's box)
 //! are written after the next paint, so the frame that shows the new headline carries only the
 //! rows on screen. An IntersectionObserver says which rows those are. (The comparison table's
@@ -14,7 +18,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use leptos::html::{Td, Tr};
+use leptos::html::Tbody;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -22,12 +26,38 @@ use wasm_bindgen::JsCast;
 /// Cell writes waiting for the next paint.
 type Writes = Rc<RefCell<Vec<Box<dyn FnOnce()>>>>;
 
-/// One table's rows with changing cells, by row index (rows carry `data-row` = their index).
+/// What one row shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowText {
+    /// The row's identity, in the table's key attribute (`data-machine`, `data-quant`).
+    pub key: String,
+    /// Highlighted as the scenario's own (`class="current"`).
+    pub current: bool,
+    /// The row header's text, then each cell's.
+    pub cells: Vec<String>,
+}
+
+/// How a table's rows are built and what they show.
+pub struct TableSpec {
+    /// The `<tbody>` the rows go in.
+    pub body: NodeRef<Tbody>,
+    /// The attribute that carries [`RowText::key`].
+    pub key_attr: &'static str,
+    /// The `class` of each cell after the row header (`"num"` right-aligns).
+    pub classes: &'static [&'static str],
+    /// Row `i`'s texts; reading signals here makes the table follow them.
+    pub text: Box<dyn Fn(usize) -> Option<RowText>>,
+    /// The rows to show, in order (indices for `text`).
+    pub order: Box<dyn Fn() -> Vec<usize>>,
+}
+
+/// One table's body (rows carry `data-row` = their index).
 #[derive(Clone)]
 pub struct LiveTable {
-    /// Row `i`'s changing texts (read inside the table's effect: a change re-writes the rows).
-    texts: Rc<dyn Fn(usize) -> Vec<String>>,
+    spec: Rc<TableSpec>,
     rows: Rc<RefCell<Vec<Option<LiveRow>>>>,
+    /// The row indices in the body, in order.
+    shown: Rc<RefCell<Vec<usize>>>,
     /// By row index; a row not yet reported counts as on screen (written at once).
     hidden: Rc<RefCell<Vec<bool>>>,
     observer: Option<web_sys::IntersectionObserver>,
@@ -37,33 +67,67 @@ pub struct LiveTable {
     generation: Rc<Cell<u64>>,
 }
 
-/// A mounted row: its row element, its changing cells and the text each shows.
+/// A built row: its element, its header and cells, and what they show.
 struct LiveRow {
-    tr: web_sys::HtmlTableRowElement,
-    cells: Vec<NodeRef<Td>>,
-    shown: Vec<Option<String>>,
+    tr: web_sys::Element,
+    cells: Vec<web_sys::Element>,
+    shown: RowText,
     stale: bool,
 }
 
 impl LiveRow {
-    fn write(&mut self, now: &[String]) {
+    /// A `<tr role="row" data-row=…>` with a `<th scope="row">` and one `<td>` per class.
+    fn build(index: usize, classes: &[&str]) -> Option<LiveRow> {
+        let doc = web_sys::window()?.document()?;
+        let element = |tag: &str, attrs: &[(&str, &str)]| {
+            let e = doc.create_element(tag).ok()?;
+            for (name, value) in attrs {
+                e.set_attribute(name, value).ok()?;
+            }
+            Some(e)
+        };
+        let tr = element("tr", &[("role", "row"), ("data-row", &index.to_string())])?;
+        let mut cells = vec![element("th", &[("scope", "row"), ("role", "rowheader")])?];
+        for class in classes {
+            let td = element("td", &[("role", "cell")])?;
+            if !class.is_empty() {
+                td.set_class_name(class);
+            }
+            cells.push(td);
+        }
+        for c in &cells {
+            tr.append_child(c).ok()?;
+        }
+        Some(LiveRow {
+            tr,
+            cells,
+            shown: RowText::default(),
+            stale: true,
+        })
+    }
+
+    /// Writes what changed.
+    fn write(&mut self, now: &RowText, key_attr: &str) {
+        if self.shown.key != now.key {
+            let _ = self.tr.set_attribute(key_attr, &now.key);
+        }
+        if self.shown.current != now.current {
+            let _ = self.tr.class_list().toggle_with_force("current", now.current);
+        }
         for (k, cell) in self.cells.iter().enumerate() {
-            let text = now.get(k).map_or("", String::as_str);
-            if self.shown[k].as_deref() != Some(text) {
-                if let Some(td) = cell.get_untracked() {
-                    td.set_text_content(Some(text));
-                    self.shown[k] = Some(text.to_string());
-                }
+            let text = now.cells.get(k).map_or("", String::as_str);
+            if self.shown.cells.get(k).map(String::as_str) != Some(text) {
+                cell.set_text_content(Some(text));
             }
         }
+        self.shown = now.clone();
         self.stale = false;
     }
 }
 
 impl LiveTable {
-    /// A table whose row `i` shows `texts(i)` in its changing cells (empty where missing), kept
-    /// up to date by one effect.
-    pub fn new(texts: impl Fn(usize) -> Vec<String> + 'static) -> LiveTable {
+    /// A table body kept in step with `spec` by one effect.
+    pub fn new(spec: TableSpec) -> LiveTable {
         let hidden = Rc::new(RefCell::new(Vec::new()));
         let flags = hidden.clone();
         let callback = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
@@ -85,36 +149,70 @@ impl LiveTable {
         // The observer calls back for as long as the page lives.
         callback.forget();
         let table = LiveTable {
-            texts: Rc::new(texts),
+            spec: Rc::new(spec),
             rows: Rc::new(RefCell::new(Vec::new())),
+            shown: Rc::new(RefCell::new(Vec::new())),
             hidden,
             observer,
             pending: Rc::new(RefCell::new(Vec::new())),
             scheduled: Rc::new(Cell::new(false)),
             generation: Rc::new(Cell::new(0)),
         };
-        let this = table.clone();
-        Effect::new(move |_| this.refresh());
+        let (this, that) = (table.clone(), table.clone());
+        Effect::new(move |_| this.place());
+        Effect::new(move |_| that.refresh());
         table
     }
 
-    /// Writes the rows on screen now (reading the texts subscribes the effect) and the others
-    /// after the next paint.
+    /// Builds and places the rows `order` names (the effect follows the order only): new rows,
+    /// and rows coming back into the body, are written at once.
+    fn place(&self) {
+        let (Some(body), order) = (self.spec.body.get(), (self.spec.order)()) else {
+            return;
+        };
+        untrack(|| {
+            let before = self.shown.borrow().clone();
+            let mut rows = self.rows.borrow_mut();
+            for &i in &order {
+                if rows.len() <= i {
+                    rows.resize_with(i + 1, || None);
+                }
+                if rows[i].is_none() {
+                    rows[i] = LiveRow::build(i, self.spec.classes);
+                    if let (Some(o), Some(row)) = (&self.observer, &rows[i]) {
+                        o.observe(&row.tr);
+                    }
+                }
+                if let Some(row) = rows[i].as_mut().filter(|_| !before.contains(&i)) {
+                    row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                }
+            }
+            drop(rows);
+            self.arrange(&body, order);
+        });
+    }
+
+    /// Writes the texts of the rows on screen now (reading them subscribes the effect) and the
+    /// others after the next paint. (The effect follows the texts only.)
     fn refresh(&self) {
         let generation = self.generation.get().wrapping_add(1);
         self.generation.set(generation);
-        // The texts are read even with no row mounted yet, so that the effect subscribes.
-        let _ = (self.texts)(0);
+        // The texts are read even when no row is written now, so that the effect subscribes.
+        let _ = (self.spec.text)(0);
         let mut deferred = false;
-        for (i, row) in self.rows.borrow_mut().iter_mut().enumerate() {
-            let Some(row) = row else { continue };
+        let mut rows = self.rows.borrow_mut();
+        for &i in self.shown.borrow().iter() {
+            let Some(row) = rows.get_mut(i).and_then(Option::as_mut) else {
+                continue;
+            };
             if self.on_screen(i) {
-                row.write(&(self.texts)(i));
+                row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
             } else {
                 row.stale = true;
                 deferred = true;
             }
         }
+        drop(rows);
         if deferred {
             let this = self.clone();
             self.later(Box::new(move || {
@@ -125,45 +223,43 @@ impl LiveTable {
         }
     }
 
-    /// Writes the rows left stale, forgetting rows that have left the page.
-    fn write_stale(&self) {
-        for (i, slot) in self.rows.borrow_mut().iter_mut().enumerate() {
-            let Some(row) = slot else { continue };
-            if !row.tr.is_connected() {
-                if let Some(o) = &self.observer {
-                    o.unobserve(&row.tr);
-                }
-                *slot = None;
-            } else if row.stale {
-                row.write(&(self.texts)(i));
+    /// Puts the body's rows in `order`, moving as few as it can.
+    fn arrange(&self, body: &web_sys::HtmlTableSectionElement, order: Vec<usize>) {
+        let before = self.shown.borrow().clone();
+        if order == before {
+            return;
+        }
+        let rows = self.rows.borrow();
+        let tr = |i: usize| rows.get(i).and_then(Option::as_ref).map(|r| &r.tr);
+        for &i in before.iter().filter(|i| !order.contains(i)) {
+            if let Some(tr) = tr(i) {
+                tr.remove();
             }
         }
+        // Every moved row is laid out again, so only the rows outside the longest run already in
+        // order move (a new estimate re-sorts by a few rows changing places).
+        let was: Vec<Option<usize>> = order.iter().map(|i| before.iter().position(|b| b == i)).collect();
+        let stay = longest_increasing(&was);
+        let mut next: Option<&web_sys::Element> = None;
+        for (k, &i) in order.iter().enumerate().rev() {
+            let Some(el) = tr(i) else { continue };
+            if !stay[k] {
+                let _ = body.insert_before(el, next.map(|e| e.as_ref()));
+            }
+            next = Some(el);
+        }
+        drop(rows);
+        *self.shown.borrow_mut() = order;
     }
 
-    /// Row `row` of the table: references for its `<tr node_ref=… data-row=row>` and its `n`
-    /// changing `<td node_ref=…>`s, whose text then follows the table's texts for that row.
-    pub fn live_row(&self, row: usize, n: usize) -> (NodeRef<Tr>, Vec<NodeRef<Td>>) {
-        let tr = NodeRef::new();
-        let cells: Vec<NodeRef<Td>> = (0..n).map(|_| NodeRef::new()).collect();
-        let (this, refs) = (self.clone(), cells.clone());
-        tr.on_load(move |tr: web_sys::HtmlTableRowElement| {
-            if let Some(o) = &this.observer {
-                o.observe(&tr);
+    /// Writes the rows left stale.
+    fn write_stale(&self) {
+        let mut rows = self.rows.borrow_mut();
+        for &i in self.shown.borrow().iter() {
+            if let Some(row) = rows.get_mut(i).and_then(Option::as_mut).filter(|r| r.stale) {
+                row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
             }
-            let mut live = LiveRow {
-                tr,
-                cells: refs,
-                shown: vec![None; n],
-                stale: false,
-            };
-            live.write(&(this.texts)(row));
-            let mut rows = this.rows.borrow_mut();
-            if rows.len() <= row {
-                rows.resize_with(row + 1, || None);
-            }
-            rows[row] = Some(live);
-        });
-        (tr, cells)
+        }
     }
 
     fn on_screen(&self, row: usize) -> bool {
@@ -184,4 +280,28 @@ impl LiveTable {
             });
         }
     }
+}
+
+/// Marks the longest strictly increasing subsequence of the known positions (`None` = new).
+fn longest_increasing(positions: &[Option<usize>]) -> Vec<bool> {
+    // tails[l] = index (into positions) of the smallest tail of an increasing run of length l+1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut prev: Vec<Option<usize>> = vec![None; positions.len()];
+    for (k, p) in positions.iter().enumerate() {
+        let Some(p) = *p else { continue };
+        let l = tails.partition_point(|&t| positions[t].is_some_and(|q| q < p));
+        prev[k] = l.checked_sub(1).map(|l| tails[l]);
+        if l == tails.len() {
+            tails.push(k);
+        } else {
+            tails[l] = k;
+        }
+    }
+    let mut stay = vec![false; positions.len()];
+    let mut at = tails.last().copied();
+    while let Some(k) = at {
+        stay[k] = true;
+        at = prev[k];
+    }
+    stay
 }

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::live_cells::LiveTable;
+use super::live_cells::{LiveTable, RowText, TableSpec};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -12,18 +12,29 @@ pub fn QuantTable(
     /// One row per weight format.
     rows: Memo<Vec<QuantRow>>,
 ) -> impl IntoView {
-    let live = StoredValue::new_local(LiveTable::new(move |i| {
-        rows.with(|r| {
-            r.get(i).map_or_else(Vec::new, |r| {
-                vec![
-                    fmt_bytes(r.size_bytes),
-                    fmt_tok_s(r.ceiling),
-                    fmt_tok_s(r.expected),
-                    views::fits_text(r.fits, 0.0),
-                ]
+    let body = NodeRef::new();
+    LiveTable::new(TableSpec {
+        body,
+        key_attr: "data-quant",
+        classes: &["num", "num", "num", "num", ""],
+        text: Box::new(move |i| {
+            rows.with(|r| {
+                r.get(i).map(|r| RowText {
+                    key: r.id.clone(),
+                    current: r.current,
+                    cells: vec![
+                        r.name.clone(),
+                        r.bpw.to_string(),
+                        fmt_bytes(r.size_bytes),
+                        fmt_tok_s(r.ceiling),
+                        fmt_tok_s(r.expected),
+                        views::fits_text(r.fits, 0.0),
+                    ],
+                })
             })
-        })
-    }));
+        }),
+        order: Box::new(move || (0..rows.with(Vec::len)).collect()),
+    });
     view! {
         <section class="table-section">
             <h2>"This machine, every quantization"</h2>
@@ -49,32 +60,8 @@ pub fn QuantTable(
                             <th scope="col" role="columnheader">"Fits?"</th>
                         </tr>
                     </thead>
-                    <tbody role="rowgroup">
-                        // Keyed by position, the changing cells written by the table's one effect
-                        // (rows off screen after the next paint), as in the comparison table.
-                        <For each=move || 0..rows.with(Vec::len) key=|i| *i let:i>
-                            {
-                                let (tr, cells) = live.with_value(|t| t.live_row(i, 4));
-                                let row = Memo::new(move |_| rows.with(|r| r.get(i).map(|r| (r.id.clone(), r.name.clone(), r.bpw, r.current))));
-                                let fixed = move |f: fn(&(String, String, f64, bool)) -> String| move || row.with(|r| r.as_ref().map(f).unwrap_or_default());
-                                view! {
-                                    <tr role="row"
-                                        node_ref=tr
-                                        data-row=i
-                                        class:current=move || row.with(|r| r.as_ref().is_some_and(|r| r.3))
-                                        data-quant=fixed(|r| r.0.clone())
-                                    >
-                                        <th scope="row" role="rowheader">{fixed(|r| r.1.clone())}</th>
-                                        <td role="cell" class="num">{fixed(|r| r.2.to_string())}</td>
-                                        <td role="cell" class="num" node_ref=cells[0]></td>
-                                        <td role="cell" class="num" node_ref=cells[1]></td>
-                                        <td role="cell" class="num" node_ref=cells[2]></td>
-                                        <td role="cell" node_ref=cells[3]></td>
-                                    </tr>
-                                }
-                            }
-                        </For>
-                    </tbody>
+                    // Rows built and kept in step by the table's one effect (live_cells).
+                    <tbody role="rowgroup" node_ref=body></tbody>
                 </table>
             </div>
         </section>
