@@ -84,6 +84,18 @@ pub fn MachinePicker() -> impl IntoView {
                     <option value=CUSTOM selected=move || is_custom.get()>"Custom machine…"</option>
                 </select>
             </label>
+            // Where the machine's figures come from: a wrong bandwidth is the commonest complaint
+            // about calculators like this one, so the page says where each one was read.
+            <p class="hint" data-testid="machine-source">
+                {move || {
+                    let id = current.get();
+                    cat.machines
+                        .iter()
+                        .find(|m| m.id == id)
+                        .map(|m| format!("{} GB/s, {} GiB (source: {})", crate::views::trim(m.bandwidth_gbs), crate::views::trim(m.memory_gib), m.source))
+                        .unwrap_or_default()
+                }}
+            </p>
             <Show when=move || is_custom.get()>
                 <div class="custom-fields">
                     <NumberField key="bw" label="Bandwidth" hint="GB/s" testid="input-bw" />
