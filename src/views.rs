@@ -404,9 +404,60 @@ pub fn quant_rows_csv(rows: &[QuantRow]) -> String {
     )
 }
 
+/// Marks the longest strictly increasing subsequence of the known positions (`None` = new): the
+/// rows a reorder can leave where they are (the table moves only the others).
+pub fn longest_increasing(positions: &[Option<usize>]) -> Vec<bool> {
+    // tails[l] = index (into positions) of the smallest tail of an increasing run of length l+1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut prev: Vec<Option<usize>> = vec![None; positions.len()];
+    for (k, p) in positions.iter().enumerate() {
+        let Some(p) = *p else { continue };
+        let l = tails.partition_point(|&t| positions[t].is_some_and(|q| q < p));
+        prev[k] = l.checked_sub(1).map(|l| tails[l]);
+        if l == tails.len() {
+            tails.push(k);
+        } else {
+            tails[l] = k;
+        }
+    }
+    let mut stay = vec![false; positions.len()];
+    let mut at = tails.last().copied();
+    while let Some(k) = at {
+        stay[k] = true;
+        at = prev[k];
+    }
+    stay
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Length of the longest strictly increasing run of the known positions, by trying every subset.
+    fn longest_by_brute_force(positions: &[Option<usize>]) -> usize {
+        (0u32..1 << positions.len())
+            .filter_map(|mask| {
+                let picked: Vec<usize> = (0..positions.len())
+                    .filter(|k| mask & 1 << k != 0)
+                    .map(|k| positions[k])
+                    .collect::<Option<_>>()?;
+                picked.windows(2).all(|w| w[0] < w[1]).then_some(picked.len())
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn rows_left_in_place_are_a_longest_increasing_run(
+            positions in proptest::collection::vec(proptest::option::weighted(0.8, 0usize..12), 0..12)
+        ) {
+            let stay = longest_increasing(&positions);
+            let kept: Vec<usize> = (0..positions.len()).filter(|&k| stay[k]).map(|k| positions[k].expect("only known rows stay")).collect();
+            proptest::prop_assert!(kept.windows(2).all(|w| w[0] < w[1]), "{positions:?} kept {kept:?}");
+            proptest::prop_assert_eq!(kept.len(), longest_by_brute_force(&positions), "{:?}", positions);
+        }
+    }
     use crate::catalog::catalog;
 
     #[test]

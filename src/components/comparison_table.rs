@@ -40,8 +40,7 @@ pub fn ComparisonTable(
     let shown = RwSignal::new(order.get_untracked());
     // Rows stay in catalog order; sorting and filtering only reorder the same <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table. The
-    // rows are built and written by one effect for the table, rows off screen after the next
-    // paint (live_cells).
+    // rows are built and written directly (live_cells), rows off screen after the next paint.
     let body = NodeRef::new();
     let live = LiveTable::new(TableSpec {
         body,

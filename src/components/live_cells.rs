@@ -1,5 +1,6 @@
-//! A result table's body, kept in step with the estimate by one effect that writes the DOM
-//! directly: rows on screen now, rows off screen after the next paint.
+//! A result table's body, built and kept in step with the estimate directly in the DOM: one
+//! effect places the rows in order, one writes their texts, rows on screen now and rows off
+//! screen after the next paint.
 //!
 //! Why not a keyed `<For>` of row views: the rows are the same few cells of text every time, and
 //! a keystroke changes only that text. One effect per table computes each row's texts and
@@ -107,7 +108,7 @@ impl LiveRow {
     }
 
     /// Writes what changed.
-    fn write(&mut self, now: &RowText, key_attr: &str) {
+    fn write(&mut self, now: RowText, key_attr: &str) {
         if self.shown.key != now.key {
             let _ = self.tr.set_attribute(key_attr, &now.key);
         }
@@ -120,13 +121,15 @@ impl LiveRow {
                 cell.set_text_content(Some(text));
             }
         }
-        self.shown = now.clone();
+        self.shown = now;
         self.stale = false;
     }
 }
 
 impl LiveTable {
-    /// A table body kept in step with `spec` by one effect.
+    /// A table body kept in step with `spec`. The order and the texts are separate effects: a
+    /// re-sort after a paint must not mark every row stale again, or the rewrite would land in
+    /// the next keystroke's frame.
     pub fn new(spec: TableSpec) -> LiveTable {
         let hidden = Rc::new(RefCell::new(Vec::new()));
         let flags = hidden.clone();
@@ -184,7 +187,7 @@ impl LiveTable {
                     }
                 }
                 if let Some(row) = rows[i].as_mut().filter(|_| !before.contains(&i)) {
-                    row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                    row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
                 }
             }
             drop(rows);
@@ -206,7 +209,7 @@ impl LiveTable {
                 continue;
             };
             if self.on_screen(i) {
-                row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
             } else {
                 row.stale = true;
                 deferred = true;
@@ -239,7 +242,7 @@ impl LiveTable {
         // Every moved row is laid out again, so only the rows outside the longest run already in
         // order move (a new estimate re-sorts by a few rows changing places).
         let was: Vec<Option<usize>> = order.iter().map(|i| before.iter().position(|b| b == i)).collect();
-        let stay = longest_increasing(&was);
+        let stay = crate::views::longest_increasing(&was);
         let mut next: Option<&web_sys::Element> = None;
         for (k, &i) in order.iter().enumerate().rev() {
             let Some(el) = tr(i) else { continue };
@@ -257,7 +260,7 @@ impl LiveTable {
         let mut rows = self.rows.borrow_mut();
         for &i in self.shown.borrow().iter() {
             if let Some(row) = rows.get_mut(i).and_then(Option::as_mut).filter(|r| r.stale) {
-                row.write(&(self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
             }
         }
     }
@@ -280,28 +283,4 @@ impl LiveTable {
             });
         }
     }
-}
-
-/// Marks the longest strictly increasing subsequence of the known positions (`None` = new).
-fn longest_increasing(positions: &[Option<usize>]) -> Vec<bool> {
-    // tails[l] = index (into positions) of the smallest tail of an increasing run of length l+1.
-    let mut tails: Vec<usize> = Vec::new();
-    let mut prev: Vec<Option<usize>> = vec![None; positions.len()];
-    for (k, p) in positions.iter().enumerate() {
-        let Some(p) = *p else { continue };
-        let l = tails.partition_point(|&t| positions[t].is_some_and(|q| q < p));
-        prev[k] = l.checked_sub(1).map(|l| tails[l]);
-        if l == tails.len() {
-            tails.push(k);
-        } else {
-            tails[l] = k;
-        }
-    }
-    let mut stay = vec![false; positions.len()];
-    let mut at = tails.last().copied();
-    while let Some(k) = at {
-        stay[k] = true;
-        at = prev[k];
-    }
-    stay
 }
