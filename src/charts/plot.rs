@@ -344,7 +344,7 @@ fn triangle(x: i32, y: i32, r: u32) -> [(i32, i32); 3] {
 ///
 /// Straight through the backend's own primitives (paths, rectangles, circles, polygons, text
 /// with an anchor) rather than plotters' drawing area and elements: the charts need nothing the
-/// elements add, and their generic layers were a tenth of the page's download.
+/// elements add, and their generic layers cost the page 3.5 KB gzipped.
 pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) -> DrawResult<DB> {
     backend.ensure_prepared()?;
     let (w, h) = backend.get_size();
