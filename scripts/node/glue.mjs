@@ -1,0 +1,183 @@
+// Trunk post-build hook: trims the wasm-bindgen output before it ships, then updates the integrity
+// hashes in index.html (the page loads both files with Subresource Integrity).
+//  1. Drops the classes the glue exports for wasm-streams (a dependency of the web framework's
+//     server functions, which the page never uses) and the wasm exports only they call; wasm-opt
+//     then removes the code nothing reaches any more.
+//  2. Renames the wasm's imports, and the exports the glue reaches only as `wasm.NAME`, to short
+//     names in both files. wasm-bindgen names each import after its function plus a 16-digit hash,
+//     and each closure trampoline after its full Rust type: text that gzip cannot shrink, and that
+//     both files carry.
+//  3. Minifies the glue with terser (Trunk leaves it as written).
+// Each step checks the shape of wasm-bindgen's output it relies on and stops the build if that
+// shape has changed, rather than ship a page that cannot start.
+// Runs with TRUNK_STAGING_DIR set (Trunk.toml [[hooks]]); usable by hand: node glue.mjs DIR
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { minify } from 'terser';
+
+const fail = (msg) => { console.error(`glue.mjs: ${msg}`); process.exit(1); };
+const dir = process.argv[2] || process.env.TRUNK_STAGING_DIR;
+if (!dir) fail('no staging directory');
+if (process.env.TRUNK_PROFILE === 'debug') process.exit(0); // development builds stay as written
+const files = readdirSync(dir);
+const jsName = files.find((f) => f.endsWith('.js'));
+const wasmName = files.find((f) => f.endsWith('_bg.wasm'));
+if (!jsName || !wasmName) fail('no wasm-bindgen output in the staging directory');
+const jsPath = join(dir, jsName);
+const wasmPath = join(dir, wasmName);
+const jsBefore = readFileSync(jsPath);
+const wasmBefore = readFileSync(wasmPath);
+let js = jsBefore.toString('utf8');
+let wasm = wasmBefore;
+
+// ---- the wasm binary: sections, and the import and export sections' entries ----
+function leb(buf, at) {
+  let value = 0, shift = 0, byte;
+  do { byte = buf[at++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80);
+  return [value, at];
+}
+function uleb(n) {
+  const out = [];
+  do { let b = n & 0x7f; n = Math.floor(n / 128); if (n) b |= 0x80; out.push(b); } while (n);
+  return Buffer.from(out);
+}
+const name = (s) => { const b = Buffer.from(s, 'utf8'); return Buffer.concat([uleb(b.length), b]); };
+function sections(buf) {
+  if (buf.readUInt32LE(0) !== 0x6d736100) fail(`${wasmName} is not a wasm module`);
+  const out = [];
+  for (let at = 8; at < buf.length;) {
+    const id = buf[at];
+    const [size, body] = leb(buf, at + 1);
+    out.push({ id, body: buf.subarray(body, body + size) });
+    at = body + size;
+  }
+  return out;
+}
+const assemble = (secs) => Buffer.concat([wasm.subarray(0, 8),
+  ...secs.flatMap((s) => [Buffer.from([s.id]), uleb(s.body.length), s.body])]);
+function readString(buf, at) { const [n, start] = leb(buf, at); return [buf.toString('utf8', start, start + n), start + n]; }
+// Imports: module, field, and the bytes of the description that follows (kind and index or type).
+function imports(body) {
+  const [count, first] = leb(body, 0);
+  const out = [];
+  let at = first;
+  for (let i = 0; i < count; i++) {
+    let module, field;
+    [module, at] = readString(body, at);
+    [field, at] = readString(body, at);
+    const start = at;
+    const kind = body[at++];
+    if (kind === 0) [, at] = leb(body, at); // function: type index
+    else if (kind === 1) { at++; const [flags, a] = leb(body, at); at = a; [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); } // table
+    else if (kind === 2) { const [flags, a] = leb(body, at); at = a; [, at] = leb(body, at); if (flags & 1) [, at] = leb(body, at); } // memory
+    else if (kind === 3) at += 2; // global: value type, mutability
+    else fail(`import kind ${kind} not understood`);
+    out.push({ module, field, desc: body.subarray(start, at) });
+  }
+  return out;
+}
+function exportsOf(body) {
+  const [count, first] = leb(body, 0);
+  const out = [];
+  let at = first;
+  for (let i = 0; i < count; i++) {
+    let field;
+    [field, at] = readString(body, at);
+    const start = at;
+    at++;
+    [, at] = leb(body, at);
+    out.push({ field, desc: body.subarray(start, at) });
+  }
+  return out;
+}
+const encodeImports = (list) => Buffer.concat([uleb(list.length), ...list.flatMap((i) => [name(i.module), name(i.field), i.desc])]);
+const encodeExports = (list) => Buffer.concat([uleb(list.length), ...list.flatMap((e) => [name(e.field), e.desc])]);
+const section = (secs, id) => secs.find((s) => s.id === id) || fail(`no section ${id} in ${wasmName}`);
+const escape = (s) => s.replace(/[$]/g, '\\$');
+const word = (s) => new RegExp(`(?<![\\w$])${escape(s)}(?![\\w$])`, 'g');
+const count = (text, s) => (text.match(word(s)) || []).length;
+
+// ---- 1. the exported classes nothing on the page uses ----
+const classes = [...js.matchAll(/^export class (\w+) \{\n[\s\S]*?^\}\n/gm)];
+const dropped = new Set();
+for (const [block, cls] of classes) {
+  for (const m of block.matchAll(/\bwasm\.(\w+)/g)) dropped.add(m[1]);
+  js = js.replace(block, '');
+  js = js.replace(new RegExp(`^if \\(Symbol\\.dispose\\) ${cls}\\.prototype\\[Symbol\\.dispose\\] = ${cls}\\.prototype\\.free;\\n`, 'm'), '');
+  js = js.replace(new RegExp(`^const ${cls}Finalization = [^;]*;\\n`, 'm'), '');
+  if (count(js, cls) !== 0) fail(`class ${cls} is still referenced after its removal`);
+}
+for (const e of dropped) if (count(js, e) !== 0) fail(`wasm export ${e} is still called after its class was removed`);
+if (dropped.size > 0) {
+  const secs = sections(wasm);
+  const ex = section(secs, 7);
+  const kept = exportsOf(ex.body).filter((e) => !dropped.has(e.field));
+  ex.body = encodeExports(kept);
+  writeFileSync(wasmPath, assemble(secs));
+  // Removes what the dropped exports alone reached (and the imports only that code called).
+  execFileSync(join(import.meta.dirname, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', wasmPath, '-o', wasmPath], { stdio: 'inherit' });
+  wasm = readFileSync(wasmPath);
+}
+
+// ---- 2. short import and export names ----
+let next = 0;
+const short = () => {
+  let n = next++, s = '';
+  do { s = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'[n % 52] + s; n = Math.floor(n / 52); } while (n);
+  return `$${s}`;
+};
+const secs = sections(wasm);
+const imp = section(secs, 2);
+const list = imports(imp.body);
+const modules = new Set(list.map((i) => i.module));
+if (modules.size !== 1) fail(`expected one import module, found ${[...modules].join(', ')}`);
+const [module] = modules;
+const moduleKey = `${JSON.stringify(module)}: import0,`;
+if (js.split(moduleKey).length !== 2) fail(`the glue's import object for ${module} was not found`);
+js = js.replace(moduleKey, '"w": import0,');
+// Entries of the import object the wasm no longer imports (their only callers were dropped above).
+const imported = new Set(list.map((i) => i.field));
+js = js.replace(/^ {8}(\w+): function\(.*\n[\s\S]*?^ {8}\}.*\n/gm, (entry, key) => (imported.has(key) ? entry : ''));
+for (const i of list) {
+  if (count(js, i.field) !== 1 || !js.includes(`        ${i.field}: function(`)) fail(`import ${i.field} is not a single entry of the glue's import object`);
+  const s = short();
+  js = js.replace(word(i.field), s);
+  i.module = 'w';
+  i.field = s;
+}
+imp.body = encodeImports(list);
+const ex = section(secs, 7);
+const exported = exportsOf(ex.body);
+for (const e of exported) {
+  const uses = count(js, e.field);
+  const asMember = (js.match(new RegExp(`\\bwasm\\.${escape(e.field)}(?![\\w$])`, 'g')) || []).length;
+  const asFunction = (js.match(new RegExp(`^function ${escape(e.field)}\\(`, 'gm')) || []).length;
+  // Renamed where every mention is `wasm.NAME` (or the glue's same-named wrapper function), or
+  // where the name carries wasm-bindgen's 16-digit hash (a closure trampoline, whose wrapper the
+  // glue also passes around by name): such a name cannot mean anything else.
+  if (uses === 0 || (uses !== asMember + asFunction && !/[0-9a-f]{16}/.test(e.field))) continue;
+  const s = short();
+  js = js.replace(word(e.field), s);
+  e.field = s;
+}
+ex.body = encodeExports(exported);
+wasm = assemble(secs);
+writeFileSync(wasmPath, wasm);
+
+// ---- 3. minify ----
+const { code } = await minify(js, { module: true, compress: true, mangle: true });
+writeFileSync(jsPath, code);
+
+// ---- integrity hashes ----
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+const htmlPath = join(dir, 'index.html');
+let html = readFileSync(htmlPath, 'utf8');
+for (const [before, after] of [[jsBefore, Buffer.from(code, 'utf8')], [wasmBefore, wasm]]) {
+  const old = sri(before);
+  if (html.includes(old)) html = html.replaceAll(old, sri(after));
+}
+writeFileSync(htmlPath, html);
+console.log(`glue.mjs: dropped ${classes.length} unused classes (${dropped.size} exports); renamed ${list.length} imports, ${next - list.length} exports;`
+  + ` ${jsName} ${jsBefore.length} -> ${code.length} bytes, ${wasmName} ${wasmBefore.length} -> ${wasm.length} bytes`);
