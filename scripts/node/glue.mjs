@@ -117,7 +117,9 @@ if (dropped.size > 0) {
   ex.body = encodeExports(kept);
   writeFileSync(wasmPath, assemble(secs));
   // Removes what the dropped exports alone reached (and the imports only that code called).
-  execFileSync(join(import.meta.dirname, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', wasmPath, '-o', wasmPath], { stdio: 'inherit' });
+  // A build that keeps its function names (Trunk's data-keep-debug, for profiling) keeps them here too.
+  const named = secs.some((s) => s.id === 0 && readString(s.body, 0)[0] === 'name');
+  execFileSync(join(import.meta.dirname, 'node_modules', '.bin', 'wasm-opt'), ['-Oz', ...(named ? ['-g'] : []), wasmPath, '-o', wasmPath], { stdio: 'inherit' });
   wasm = readFileSync(wasmPath);
 }
 
