@@ -515,7 +515,7 @@ mod tests {
         assert_eq!(header[0], "id");
         assert_eq!(records.len(), rows.len());
         // Names with commas survive quoting.
-        let named: Vec<&str> = records.iter().map(|r| r.1[1].as_str()).collect();
+        let named: Vec<&str> = records.iter().map(|r| r.1[1].as_ref()).collect();
         assert!(named.iter().any(|n| n.contains(',')));
         assert_eq!(
             quant_rows_csv(&quant_rows(&Scenario::default(), catalog())).lines().count(),
