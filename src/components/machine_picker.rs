@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::number_field::NumberField;
+use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use crate::catalog::{catalog, Kind};
 use crate::scenario::DEFAULT_HW;
@@ -17,8 +18,7 @@ pub fn MachinePicker() -> impl IntoView {
     let cat = catalog();
     let (search, set_search) = signal(String::new());
     let is_custom = Memo::new(move |_| scenario.with(|s| s.hw.is_none() && s.bw.is_some()));
-    // A memo: the options' `selected` and the list re-run only when the choice changes, not on
-    // every keystroke elsewhere in the form.
+    // A memo: the select follows the choice, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| {
         if is_custom.get() {
             CUSTOM.to_string()
@@ -45,25 +45,34 @@ pub fn MachinePicker() -> impl IntoView {
             }
         });
     };
-    let options = move || {
-        let q = search.get().to_ascii_lowercase();
-        let cur = current.get();
-        Kind::ALL
-            .into_iter()
-            .map(|kind| {
-                let items: Vec<_> = cat
-                    .machines
-                    .iter()
-                    .filter(|m| m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_ascii_lowercase().contains(&q) || m.id.contains(&q)))
-                    .map(|m| {
-                        let selected = m.id == cur;
-                        view! { <option value=m.id.clone() selected=selected>{format!("{} — {} GB/s", m.name, crate::views::trim(m.bandwidth_gbs))}</option> }
-                    })
-                    .collect_view();
-                view! { <optgroup label=kind.label()>{items}</optgroup> }
-            })
-            .collect_view()
-    };
+    let select = NodeRef::new();
+    bind_options(
+        select,
+        Box::new(move || {
+            let q = search.get().to_ascii_lowercase();
+            let cur = current.get();
+            let mut groups: Vec<OptionGroup> = Kind::ALL
+                .into_iter()
+                .map(|kind| OptionGroup {
+                    label: Some(kind.label()),
+                    options: cat
+                        .machines
+                        .iter()
+                        .filter(|m| {
+                            m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_ascii_lowercase().contains(&q) || m.id.contains(&q))
+                        })
+                        .map(|m| (m.id.clone(), format!("{} — {} GB/s", m.name, crate::views::trim(m.bandwidth_gbs))))
+                        .collect(),
+                })
+                .collect();
+            groups.push(OptionGroup {
+                label: None,
+                options: vec![(CUSTOM.into(), "Custom machine…".into())],
+            });
+            groups
+        }),
+        current,
+    );
     view! {
         <fieldset class="picker">
             <legend>"Machine"</legend>
@@ -79,10 +88,7 @@ pub fn MachinePicker() -> impl IntoView {
             </label>
             <label class="field wide">
                 <span class="field-label">"Machine"</span>
-                <select data-testid="input-machine" on:change=on_change prop:value=current>
-                    {options}
-                    <option value=CUSTOM selected=move || is_custom.get()>"Custom machine…"</option>
-                </select>
+                <select data-testid="input-machine" on:change=on_change node_ref=select></select>
             </label>
             // Where the machine's figures come from: a wrong bandwidth is the commonest complaint
             // about calculators like this one, so the page says where each one was read.

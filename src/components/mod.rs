@@ -16,6 +16,7 @@ pub mod machine_picker;
 pub mod model_picker;
 pub mod notices;
 pub mod number_field;
+pub mod option_list;
 pub mod quant_table;
 pub mod select_field;
 pub mod share_panel;

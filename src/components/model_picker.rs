@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use super::number_field::NumberField;
+use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use crate::catalog::catalog;
 use crate::scenario::DEFAULT_MODEL;
@@ -17,8 +18,7 @@ pub fn ModelPicker() -> impl IntoView {
     let is_custom = Memo::new(move |_| {
         scenario.with(|s| s.model.is_none() && (s.has_custom_model_keys() || (s.weights.is_some() && s.hw.is_none() && s.bw.is_some())))
     });
-    // A memo: the options' `selected` and the list re-run only when the choice changes, not on
-    // every keystroke elsewhere in the form.
+    // A memo: the select follows the choice, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| {
         if is_custom.get() {
             CUSTOM.to_string()
@@ -45,29 +45,31 @@ pub fn ModelPicker() -> impl IntoView {
             }
         });
     };
-    let options = cat
-        .models
-        .iter()
-        .map(|m| {
-            let id = m.id.clone();
-            let label = if m.arch.is_moe() {
-                format!("{} ({}B, {}B active)", m.name, m.params_b, m.active_params_b)
-            } else {
-                format!("{} ({}B)", m.name, m.params_b)
-            };
-            let selected = move || current.with(|c| *c == id);
-            view! { <option value=m.id.clone() selected=selected>{label}</option> }
-        })
-        .collect_view();
+    let select = NodeRef::new();
+    bind_options(
+        select,
+        Box::new(move || {
+            let models = cat.models.iter().map(|m| {
+                let label = if m.arch.is_moe() {
+                    format!("{} ({}B, {}B active)", m.name, m.params_b, m.active_params_b)
+                } else {
+                    format!("{} ({}B)", m.name, m.params_b)
+                };
+                (m.id.clone(), label)
+            });
+            vec![OptionGroup {
+                label: None,
+                options: models.chain([(CUSTOM.to_string(), "Custom model…".to_string())]).collect(),
+            }]
+        }),
+        current,
+    );
     view! {
         <fieldset class="picker">
             <legend>"Model"</legend>
             <label class="field wide">
                 <span class="field-label">"Model"</span>
-                <select data-testid="input-model" on:change=on_change prop:value=current>
-                    {options}
-                    <option value=CUSTOM selected=move || is_custom.get()>"Custom model…"</option>
-                </select>
+                <select data-testid="input-model" on:change=on_change node_ref=select></select>
             </label>
             <Show when=move || is_custom.get()>
                 <div class="custom-fields">
