@@ -1,4 +1,5 @@
-//! The catalog selects' option lists, built straight into the DOM.
+//! The form's option lists (machine, model, quantization, KV type, draft model), built straight
+//! into the DOM.
 //!
 //! The machine select holds 175 options and the model select 58. As view-macro options each one
 //! cost several calls across the WebAssembly boundary plus its own reactive bookkeeping, about a

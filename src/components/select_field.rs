@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 
 /// A labelled select for scenario key `key`; `options` are (value, label) pairs and choosing the
@@ -20,7 +21,7 @@ pub fn SelectField(
     default: &'static str,
 ) -> impl IntoView {
     let scenario = scenario();
-    // A memo, so the options' `selected` re-run only when this key changes.
+    // A memo: the select follows this key, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| scenario.with(|s| s.value_text(key)).unwrap_or_else(|| default.to_string()));
     let on_change = move |ev| {
         let v = event_target_value(&ev);
@@ -32,18 +33,21 @@ pub fn SelectField(
             }
         });
     };
+    let select = NodeRef::new();
+    bind_options(
+        select,
+        Box::new(move || {
+            vec![OptionGroup {
+                label: None,
+                options: options.clone(),
+            }]
+        }),
+        current,
+    );
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
-            <select data-testid=testid on:change=on_change prop:value=current>
-                {options
-                    .into_iter()
-                    .map(|(value, text)| {
-                        let v = value.clone();
-                        view! { <option value=value selected=move || current.with(|c| *c == v)>{text}</option> }
-                    })
-                    .collect_view()}
-            </select>
+            <select data-testid=testid on:change=on_change node_ref=select></select>
         </label>
     }
 }
