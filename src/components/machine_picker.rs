@@ -73,6 +73,18 @@ pub fn MachinePicker() -> impl IntoView {
         }),
         current,
     );
+    let kind_select = NodeRef::new();
+    let kind = Memo::new(move |_| scenario.with(|s| s.kind.unwrap_or(Kind::Gpu).id().to_string()));
+    bind_options(
+        kind_select,
+        Box::new(|| {
+            vec![OptionGroup {
+                label: None,
+                options: Kind::ALL.into_iter().map(|k| (k.id().to_string(), k.label().to_string())).collect(),
+            }]
+        }),
+        kind,
+    );
     view! {
         <fieldset class="picker">
             <legend>"Machine"</legend>
@@ -114,15 +126,8 @@ pub fn MachinePicker() -> impl IntoView {
                                 let v = event_target_value(&ev);
                                 scenario.update(|s| s.kind = Kind::parse(&v));
                             }
-                        >
-                            {Kind::ALL
-                                .into_iter()
-                                .map(|k| {
-                                    let sel = move || scenario.with(|s| s.kind.unwrap_or(Kind::Gpu) == k);
-                                    view! { <option value=k.id() selected=sel>{k.label()}</option> }
-                                })
-                                .collect_view()}
-                        </select>
+                            node_ref=kind_select
+                        ></select>
                     </label>
                     <NumberField key="tflops" label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
                 </div>

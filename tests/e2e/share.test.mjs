@@ -41,6 +41,12 @@ test('custom keys in the URL work as in the CLI', async () => {
   assert.equal(await ceiling(page), 52.6);
   assert.equal(await page.getByTestId('input-machine').inputValue(), 'custom');
   assert.equal(await page.getByTestId('input-bw').inputValue(), '1000');
+  // The custom machine's kind select (filled like the catalog selects) shows the default and
+  // writes a new choice to the link.
+  assert.equal(await page.getByTestId('input-kind').inputValue(), 'gpu');
+  await page.getByTestId('input-kind').selectOption('cpu');
+  await page.waitForFunction(() => location.search.includes('kind=cpu'));
+  assert.equal(await page.getByTestId('input-kind').inputValue(), 'cpu');
 });
 
 test('back and forward step through committed choices, not keystrokes', async () => {
