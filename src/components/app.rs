@@ -164,7 +164,14 @@ pub fn App() -> impl IntoView {
         <main>
             <Notices notices=notices />
             <div class="layout">
-                <div on:input=move |_| write_input(false) on:change=move |_| write(true)>
+                <div
+                    on:input=move |_| {
+                        // After the paint: the address bar can wait a frame, the headline cannot.
+                        let write = write_input.clone();
+                        browser::after_next_paint(move || write(false));
+                    }
+                    on:change=move |_| write(true)
+                >
                     {move || {
                         epoch.get();
                         view! { <InputsForm /> }
