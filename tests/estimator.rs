@@ -150,6 +150,20 @@ fn speculative_decoding_beats_the_ceiling_when_guesses_hold() {
     assert_eq!(e.ceiling_tok_s, run("hw=rtx-4090&model=llama-3.1-70b&gpu_frac=1").ceiling_tok_s);
 }
 
+#[test]
+fn any_draft_length_gives_the_geometric_tokens_per_step() {
+    // Links cap k at 32; the estimator itself takes any u32. Expected tokens per verify step are
+    // (1 - a^(k+1)) / (1 - a), which tends to 1 / (1 - a) = 2 at a = 0.5 however long the draft.
+    let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-70b&gpu_frac=1&draft=llama-3.2-1b&k=4&accept=0.5");
+    let mut inputs = s.resolve(catalog()).unwrap();
+    for k in [4, 32, i32::MAX as u32, u32::MAX] {
+        inputs.speculation.as_mut().unwrap().k = k;
+        let t = estimate(&inputs).speculative.unwrap().tokens_per_step;
+        let expected = if k == 4 { 1.9375 } else { 2.0 };
+        assert!((t - expected).abs() < 1e-9, "k={k}: {t}");
+    }
+}
+
 fn finite(e: &Estimate) -> bool {
     [
         e.ceiling_tok_s,

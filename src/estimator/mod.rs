@@ -515,12 +515,13 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     });
 
     let speculative = inp.speculation.map(|s| {
-        let k = s.k.max(1) as f64;
+        let drafted = s.k.max(1);
+        let k = f64::from(drafted);
         let a = s.accept.clamp(0.0, 1.0);
         let tokens_per_step = if a >= 1.0 {
             k + 1.0
         } else {
-            (1.0 - a.powi(s.k.max(1) as i32 + 1)) / (1.0 - a)
+            (1.0 - a.powi(i32::try_from(drafted).map_or(i32::MAX, |n| n.saturating_add(1)))) / (1.0 - a)
         };
         let t_draft = s.draft_bytes / (inp.fast_bandwidth_gbs() * GB);
         let t_verify = step_seconds(k + 1.0, kv);
