@@ -65,14 +65,14 @@ impl Record<'_> {
     }
 }
 
-/// Records as (line number, fields). Fields borrow the text unless quoting changed them.
+/// Records as (line number, fields). Unquoted fields borrow the text; quoted ones are copied.
 pub type Rows<'a> = Vec<(usize, Vec<Cow<'a, str>>)>;
 
 /// Splits one CSV text into its header and records. A quote opens or closes a quoted run anywhere
 /// in a field; inside one, `""` is a quote and commas and line breaks are text. `\r` outside quotes
 /// is dropped. Works on bytes: every delimiter is ASCII, and UTF-8 never uses an ASCII byte inside
-/// a multi-byte character, so fields are slices of the text (no per-character copying: the page
-/// reads its four catalogs at start-up).
+/// a multi-byte character, so unquoted fields are slices of the text and quoted ones are copied a
+/// run at a time, never a character at a time (the page reads its four catalogs at start-up).
 pub fn parse(text: &str) -> Result<(Vec<String>, Rows<'_>), String> {
     let b = text.as_bytes();
     let mut rows = Vec::new();
@@ -107,9 +107,7 @@ pub fn parse(text: &str) -> Result<(Vec<String>, Rows<'_>), String> {
             (true, b'\n') => line += 1,
             (false, b'"') => {
                 quoted = true;
-                if buf.is_some() || run < i {
-                    keep_run(&mut buf, run, i);
-                }
+                keep_run(&mut buf, run, i);
                 run = i + 1;
             }
             (false, b',') => {
