@@ -50,7 +50,9 @@ pub fn MachinePicker() -> impl IntoView {
         select,
         Box::new(move || {
             let q = search.get().to_ascii_lowercase();
-            let cur = current.get();
+            // A search keeps the chosen machine listed, so only then does the list follow the
+            // choice; otherwise a new choice just selects another option of the same list.
+            let cur = if q.is_empty() { String::new() } else { current.get() };
             let mut groups: Vec<OptionGroup> = Kind::ALL
                 .into_iter()
                 .map(|kind| OptionGroup {

@@ -1,5 +1,5 @@
-//! The form's option lists (machine, model, quantization, KV type, draft model), built straight
-//! into the DOM.
+//! The form's option lists (machine, model, quantization, KV type, draft model, a custom
+//! machine's kind), built straight into the DOM.
 //!
 //! The machine select holds 175 options and the model select 58. As view-macro options each one
 //! cost several calls across the WebAssembly boundary plus its own reactive bookkeeping, about a
@@ -21,7 +21,7 @@ pub struct OptionGroup {
 
 /// Keeps the select at `select` holding `list()` and showing `current`. The list is rebuilt when
 /// what `list` reads changes; a new `current` only changes the choice.
-/// (`list` is boxed so both selects share one copy of this code in the page.)
+/// (`list` is boxed so every select shares one copy of this code in the page.)
 pub fn bind_options(select: NodeRef<Select>, list: Box<dyn Fn() -> Vec<OptionGroup>>, current: Memo<String>) {
     let painted = RwSignal::new(false);
     crate::browser::after_next_paint(move || painted.set(true));
