@@ -23,12 +23,12 @@ serve: dist
 test: setup lint test-native test-web dist test-e2e
 
 lint: setup
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --all-features -- -D warnings
 	$(WEB) cargo clippy --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
 
 test-native:
-	cargo test --all-targets
+	cargo test --workspace --all-targets --all-features
 
 test-web: setup
 	$(WEB) cargo test --target wasm32-unknown-unknown --test web
