@@ -6,9 +6,19 @@
 #[test]
 fn send_wrapper_comes_from_crates_send_wrapper() {
     let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
-    let entries: Vec<&str> = lock.split("[[package]]").filter(|p| p.contains("name = \"send_wrapper\"")).collect();
+    let entries: Vec<&str> = lock
+        .split("[[package]]")
+        .filter(|p| p.contains("name = \"send_wrapper\""))
+        .collect();
     assert_eq!(entries.len(), 1, "one send_wrapper in the lock file: {entries:?}");
-    assert!(!entries[0].contains("source = "), "send_wrapper is the published crate, not crates/send_wrapper: {}", entries[0]);
+    assert!(
+        !entries[0].contains("source = "),
+        "send_wrapper is the published crate, not crates/send_wrapper: {}",
+        entries[0]
+    );
     let dependents = lock.split("[[package]]").filter(|p| p.contains("\n \"send_wrapper\",")).count();
-    assert!(dependents >= 3, "Leptos's crates no longer depend on send_wrapper ({dependents} do): is the patch still needed?");
+    assert!(
+        dependents >= 3,
+        "Leptos's crates no longer depend on send_wrapper ({dependents} do): is the patch still needed?"
+    );
 }
