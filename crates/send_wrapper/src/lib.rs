@@ -3,9 +3,9 @@
 //!
 //! Leptos wraps every DOM node, event handler and local future in one. The published crate keeps
 //! that promise by reading `std::thread::current()` in every `new`, dereference and drop, which
-//! on tokbound's page is one atomic reference count up and down per reactive access and, over
-//! the sixty-odd places the page's build inlines it, a kilobyte and more of WebAssembly, for a
-//! check that cannot fail: the page's WebAssembly is built without the `atomics` feature, so it
+//! on tokbound's page is a reference count up and down per reactive access and, over the 63
+//! places the page's build inlined it, 1.6 KB of its compressed WebAssembly, for a check that
+//! cannot fail: the page's WebAssembly is built without the `atomics` feature, so it
 //! has one thread. There this type is a plain wrapper. Everywhere else it records the creating
 //! thread and panics on use from another, as the published crate does.
 //!
