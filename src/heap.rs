@@ -174,15 +174,28 @@ mod global {
 mod tests {
     use super::*;
 
-    /// Pages from a leaked buffer, at most `limit` of them.
-    fn pages(limit: usize) -> impl FnMut(usize) -> Option<usize> {
-        let buf: &'static mut [u8] = Vec::leak(vec![0u8; (limit + 1) * PAGE]);
-        let mut at = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
-        let end = at + limit * PAGE;
-        move |n| {
-            let base = at;
-            (base + n * PAGE <= end).then(|| {
-                at += n * PAGE;
+    /// Test memory: up to `limit` pages of a buffer, handed out in order.
+    struct Pages {
+        _buf: Vec<u8>,
+        at: usize,
+        end: usize,
+    }
+
+    impl Pages {
+        fn new(limit: usize) -> Pages {
+            let mut buf = vec![0u8; (limit + 1) * PAGE];
+            let at = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
+            Pages {
+                _buf: buf,
+                at,
+                end: at + limit * PAGE,
+            }
+        }
+
+        fn grow(&mut self, n: usize) -> Option<usize> {
+            let base = self.at;
+            (base + n * PAGE <= self.end).then(|| {
+                self.at += n * PAGE;
                 base
             })
         }
@@ -190,40 +203,40 @@ mod tests {
 
     #[test]
     fn a_freed_block_serves_the_next_request_of_its_class() {
-        let mut grow = pages(4);
+        let mut mem = Pages::new(4);
         let mut h = Heap::new();
         let l = Layout::from_size_align(40, 8).unwrap();
         unsafe {
-            let a = h.alloc(l, &mut grow);
-            let b = h.alloc(l, &mut grow);
+            let a = h.alloc(l, |n| mem.grow(n));
+            let b = h.alloc(l, |n| mem.grow(n));
             assert_eq!(b as usize - a as usize, 64, "40 bytes take a 64-byte block");
             h.dealloc(a, l);
-            assert_eq!(h.alloc(Layout::from_size_align(33, 4).unwrap(), &mut grow), a);
-            assert_ne!(h.alloc(l, &mut grow), a);
+            assert_eq!(h.alloc(Layout::from_size_align(33, 4).unwrap(), |n| mem.grow(n)), a);
+            assert_ne!(h.alloc(l, |n| mem.grow(n)), a);
         }
     }
 
     #[test]
     fn out_of_memory_is_null_not_a_panic() {
-        let mut grow = pages(2);
+        let mut mem = Pages::new(2);
         let mut h = Heap::new();
         unsafe {
-            assert!(h.alloc(Layout::from_size_align(3 * PAGE, 8).unwrap(), &mut grow).is_null());
+            assert!(h.alloc(Layout::from_size_align(3 * PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
             assert!(h
-                .alloc(Layout::from_size_align(isize::MAX as usize / 2 + 2, 1).unwrap(), &mut grow)
+                .alloc(Layout::from_size_align(isize::MAX as usize / 2 + 2, 1).unwrap(), |n| mem.grow(n))
                 .is_null());
-            assert!(!h.alloc(Layout::from_size_align(PAGE, 8).unwrap(), &mut grow).is_null());
+            assert!(!h.alloc(Layout::from_size_align(PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
         }
     }
 
     #[test]
     fn large_alignments_are_honoured() {
-        let mut grow = pages(8);
+        let mut mem = Pages::new(8);
         let mut h = Heap::new();
         unsafe {
-            h.alloc(Layout::from_size_align(24, 8).unwrap(), &mut grow);
+            h.alloc(Layout::from_size_align(24, 8).unwrap(), |n| mem.grow(n));
             for align in [32, 4096, PAGE, 2 * PAGE] {
-                let p = h.alloc(Layout::from_size_align(8, align).unwrap(), &mut grow);
+                let p = h.alloc(Layout::from_size_align(8, align).unwrap(), |n| mem.grow(n));
                 assert_eq!(p as usize % align, 0, "align {align}");
             }
         }

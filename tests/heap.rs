@@ -43,7 +43,8 @@ proptest! {
 
     #[test]
     fn blocks_are_aligned_disjoint_inside_memory_and_keep_their_bytes(ops in prop::collection::vec(op(), 1..200)) {
-        let buf: &'static mut [u8] = Vec::leak(vec![0u8; (PAGES + 1) * PAGE]);
+        // The heap's memory: freed when the case ends (the heap only holds addresses into it).
+        let mut buf = vec![0u8; (PAGES + 1) * PAGE];
         let lo = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
         let hi = lo + PAGES * PAGE;
         let mut top = lo;
@@ -105,5 +106,6 @@ proptest! {
         for (&p, l) in &live {
             check_fill(p, l.layout.size(), l.fill);
         }
+        drop(buf);
     }
 }
