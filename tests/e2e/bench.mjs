@@ -29,7 +29,7 @@ console.log(`transfer: ${(total / 1024).toFixed(1)} KB gzipped in total (budget 
 const server = await serve('/');
 const browser = await launch();
 const firsts = [];
-for (let i = 0; i < 10; i++) {
+for (let i = 0; i < 20; i++) {
   const { page } = await openPage(browser);
   await page.addInitScript(() => {
     new MutationObserver((_, obs) => {
