@@ -82,7 +82,10 @@ impl Heap {
             return std::ptr::null_mut();
         };
         let Some(base) = grow(pages) else { return std::ptr::null_mut() };
-        let end = base + pages * PAGE;
+        // (At the very top of a 32-bit address space the end does not fit in a usize: no block.)
+        let Some(end) = pages.checked_mul(PAGE).and_then(|n| base.checked_add(n)) else {
+            return std::ptr::null_mut();
+        };
         // Fresh memory right after the region continues it; otherwise the old rest is left.
         let start = if base == self.end { self.next } else { base };
         match fit(start, end, block, align) {
