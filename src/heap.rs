@@ -15,7 +15,7 @@
 //!
 //! The cost is that memory freed in one class serves only that class, and up to half of a block
 //! can be slack; the page's heap stays a few megabytes either way. `Heap` is plain Rust, tested
-//! natively over a buffer, and installed below as the global allocator of every single-threaded
+//! natively over a buffer (tests/heap.rs), and installed below as the global allocator of every single-threaded
 //! WebAssembly build.
 
 use std::alloc::Layout;
@@ -171,77 +171,4 @@ mod global {
 
     #[global_allocator]
     static HEAP: PageHeap = PageHeap(UnsafeCell::new(Heap::new()));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Test memory: up to `limit` pages of a buffer, handed out in order.
-    struct Pages {
-        _buf: Vec<u8>,
-        at: usize,
-        end: usize,
-    }
-
-    impl Pages {
-        fn new(limit: usize) -> Pages {
-            let mut buf = vec![0u8; (limit + 1) * PAGE];
-            let at = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
-            Pages {
-                _buf: buf,
-                at,
-                end: at + limit * PAGE,
-            }
-        }
-
-        fn grow(&mut self, n: usize) -> Option<usize> {
-            let base = self.at;
-            (base + n * PAGE <= self.end).then(|| {
-                self.at += n * PAGE;
-                base
-            })
-        }
-    }
-
-    #[test]
-    fn a_freed_block_serves_the_next_request_of_its_class() {
-        let mut mem = Pages::new(4);
-        let mut h = Heap::new();
-        let l = Layout::from_size_align(40, 8).unwrap();
-        unsafe {
-            let a = h.alloc(l, |n| mem.grow(n));
-            let b = h.alloc(l, |n| mem.grow(n));
-            assert_eq!(b as usize - a as usize, 64, "40 bytes take a 64-byte block");
-            h.dealloc(a, l);
-            assert_eq!(h.alloc(Layout::from_size_align(33, 4).unwrap(), |n| mem.grow(n)), a);
-            assert_ne!(h.alloc(l, |n| mem.grow(n)), a);
-        }
-    }
-
-    #[test]
-    fn out_of_memory_is_null_not_a_panic() {
-        let mut mem = Pages::new(2);
-        let mut h = Heap::new();
-        unsafe {
-            assert!(h.alloc(Layout::from_size_align(3 * PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
-            assert!(h
-                .alloc(Layout::from_size_align(isize::MAX as usize / 2 + 2, 1).unwrap(), |n| mem.grow(n))
-                .is_null());
-            assert!(!h.alloc(Layout::from_size_align(PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
-        }
-    }
-
-    #[test]
-    fn large_alignments_are_honoured() {
-        let mut mem = Pages::new(8);
-        let mut h = Heap::new();
-        unsafe {
-            h.alloc(Layout::from_size_align(24, 8).unwrap(), |n| mem.grow(n));
-            for align in [32, 4096, PAGE, 2 * PAGE] {
-                let p = h.alloc(Layout::from_size_align(8, align).unwrap(), |n| mem.grow(n));
-                assert_eq!(p as usize % align, 0, "align {align}");
-            }
-        }
-    }
 }

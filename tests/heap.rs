@@ -1,6 +1,6 @@
-//! The page's allocator (`tokbound::heap`) under generated sequences of allocations, frees and
-//! resizes, over a real buffer: every block is aligned, inside memory it was given, disjoint from
-//! every other live block, and keeps its bytes until freed.
+//! The page's allocator (`tokbound::heap`) over a real buffer: a few cases by hand, then generated
+//! sequences of allocations, frees and resizes, in which every block is aligned, inside memory it
+//! was given, disjoint from every other live block, and keeps its bytes until freed.
 
 use std::alloc::Layout;
 use std::collections::BTreeMap;
@@ -9,6 +9,75 @@ use proptest::prelude::*;
 use tokbound::heap::{Heap, PAGE};
 
 const PAGES: usize = 256;
+
+/// Test memory: up to `limit` pages of a buffer, handed out in order, freed with the `Pages`
+/// (the heap only holds addresses into it).
+struct Pages {
+    _buf: Vec<u8>,
+    at: usize,
+    end: usize,
+}
+
+impl Pages {
+    fn new(limit: usize) -> Pages {
+        let mut buf = vec![0u8; (limit + 1) * PAGE];
+        let at = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
+        Pages {
+            _buf: buf,
+            at,
+            end: at + limit * PAGE,
+        }
+    }
+
+    fn grow(&mut self, n: usize) -> Option<usize> {
+        let base = self.at;
+        (base + n * PAGE <= self.end).then(|| {
+            self.at += n * PAGE;
+            base
+        })
+    }
+}
+
+#[test]
+fn a_freed_block_serves_the_next_request_of_its_class() {
+    let mut mem = Pages::new(4);
+    let mut h = Heap::new();
+    let l = Layout::from_size_align(40, 8).unwrap();
+    unsafe {
+        let a = h.alloc(l, |n| mem.grow(n));
+        let b = h.alloc(l, |n| mem.grow(n));
+        assert_eq!(b as usize - a as usize, 64, "40 bytes take a 64-byte block");
+        h.dealloc(a, l);
+        assert_eq!(h.alloc(Layout::from_size_align(33, 4).unwrap(), |n| mem.grow(n)), a);
+        assert_ne!(h.alloc(l, |n| mem.grow(n)), a);
+    }
+}
+
+#[test]
+fn out_of_memory_is_null_not_a_panic() {
+    let mut mem = Pages::new(2);
+    let mut h = Heap::new();
+    unsafe {
+        assert!(h.alloc(Layout::from_size_align(3 * PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
+        assert!(h
+            .alloc(Layout::from_size_align(isize::MAX as usize / 2 + 2, 1).unwrap(), |n| mem.grow(n))
+            .is_null());
+        assert!(!h.alloc(Layout::from_size_align(PAGE, 8).unwrap(), |n| mem.grow(n)).is_null());
+    }
+}
+
+#[test]
+fn large_alignments_are_honoured() {
+    let mut mem = Pages::new(8);
+    let mut h = Heap::new();
+    unsafe {
+        h.alloc(Layout::from_size_align(24, 8).unwrap(), |n| mem.grow(n));
+        for align in [32, 4096, PAGE, 2 * PAGE] {
+            let p = h.alloc(Layout::from_size_align(8, align).unwrap(), |n| mem.grow(n));
+            assert_eq!(p as usize % align, 0, "align {align}");
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -43,18 +112,8 @@ proptest! {
 
     #[test]
     fn blocks_are_aligned_disjoint_inside_memory_and_keep_their_bytes(ops in prop::collection::vec(op(), 1..200)) {
-        // The heap's memory: freed when the case ends (the heap only holds addresses into it).
-        let mut buf = vec![0u8; (PAGES + 1) * PAGE];
-        let lo = (buf.as_mut_ptr() as usize).next_multiple_of(PAGE);
-        let hi = lo + PAGES * PAGE;
-        let mut top = lo;
-        let mut grow = |n: usize| {
-            let base = top;
-            (base + n * PAGE <= hi).then(|| {
-                top += n * PAGE;
-                base
-            })
-        };
+        let mut mem = Pages::new(PAGES);
+        let (lo, hi) = (mem.at, mem.end);
         let mut heap = Heap::new();
         let mut live: BTreeMap<usize, Live> = BTreeMap::new();
         let mut fill = 0u8;
@@ -63,7 +122,7 @@ proptest! {
                 Op::Alloc { size, align_log2 } => {
                     let layout = Layout::from_size_align(size, 1 << align_log2).unwrap();
                     // SAFETY: only blocks from this heap are freed below, with their layouts.
-                    let p = unsafe { heap.alloc(layout, &mut grow) } as usize;
+                    let p = unsafe { heap.alloc(layout, |n| mem.grow(n)) } as usize;
                     if p == 0 {
                         continue; // the buffer is full: null, as the contract says
                     }
@@ -106,6 +165,6 @@ proptest! {
         for (&p, l) in &live {
             check_fill(p, l.layout.size(), l.fill);
         }
-        drop(buf);
+        drop(mem);
     }
 }
