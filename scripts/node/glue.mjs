@@ -1,15 +1,13 @@
 // Trunk post-build hook: trims the wasm-bindgen output before it ships, then updates the integrity
 // hashes in index.html (the page loads both files with Subresource Integrity).
-//  1. Drops the classes the glue exports for wasm-streams (a dependency of the web framework's
-//     server functions, which the page never uses) and the wasm exports only they call; wasm-opt
-//     then removes the code nothing reaches any more.
-//  2. Orders the wasm's functions by their encoded bodies, so that gzip finds more repeats.
-//  3. Renames the wasm's imports, and the exports the glue reaches only as `wasm.NAME`, to short
+//  1. Orders the wasm's functions by their encoded bodies, so that gzip finds more repeats, and
+//     runs wasm-opt again.
+//  2. Renames the wasm's imports, and the exports the glue reaches only as `wasm.NAME`, to short
 //     names in both files. wasm-bindgen names each import after its function plus a 16-digit hash,
 //     and each closure trampoline after its full Rust type: text that gzip cannot shrink, and that
-//     both files carry.
-//     Drops the custom sections the browser never reads (producers, target features).
-//  4. Minifies the glue with terser (Trunk leaves it as written).
+//     both files carry. Drops the custom sections the browser never reads (producers, target
+//     features).
+//  3. Minifies the glue with terser (Trunk leaves it as written).
 // Each step checks the shape of wasm-bindgen's output it relies on and stops the build if that
 // shape has changed, rather than ship a page that cannot start.
 // Runs with TRUNK_STAGING_DIR set (Trunk.toml [[hooks]]); usable by hand: node glue.mjs DIR
@@ -102,26 +100,7 @@ const escape = (s) => s.replace(/[$]/g, '\\$');
 const word = (s) => new RegExp(`(?<![\\w$])${escape(s)}(?![\\w$])`, 'g');
 const count = (text, s) => (text.match(word(s)) || []).length;
 
-// ---- 1. the exported classes nothing on the page uses ----
-const classes = [...js.matchAll(/^export class (\w+) \{\n[\s\S]*?^\}\n/gm)];
-const dropped = new Set();
-for (const [block, cls] of classes) {
-  for (const m of block.matchAll(/\bwasm\.(\w+)/g)) dropped.add(m[1]);
-  js = js.replace(block, '');
-  js = js.replace(new RegExp(`^if \\(Symbol\\.dispose\\) ${cls}\\.prototype\\[Symbol\\.dispose\\] = ${cls}\\.prototype\\.free;\\n`, 'm'), '');
-  js = js.replace(new RegExp(`^const ${cls}Finalization = [^;]*;\\n`, 'm'), '');
-  if (count(js, cls) !== 0) fail(`class ${cls} is still referenced after its removal`);
-}
-for (const e of dropped) if (count(js, e) !== 0) fail(`wasm export ${e} is still called after its class was removed`);
-if (dropped.size > 0) {
-  const secs = sections(wasm);
-  const ex = section(secs, 7);
-  const kept = exportsOf(ex.body).filter((e) => !dropped.has(e.field));
-  ex.body = encodeExports(kept);
-  wasm = assemble(secs);
-}
-
-// ---- 2. function order ----
+// ---- 1. function order ----
 // gzip finds repeats only within its 32 KB window, and rustc emits functions in the order of the
 // source: the monomorphized copies of one generic, or the many small closures of one shape, end
 // up far apart. Sorted by their encoded bodies, functions with the same locals and the same
@@ -130,9 +109,8 @@ if (dropped.size > 0) {
 const named = sections(wasm).some((s) => s.id === 0 && readString(s.body, 0)[0] === 'name');
 wasm = orderFunctions(wasm, named);
 writeFileSync(wasmPath, wasm);
-// wasm-opt removes what the dropped exports alone reached (and the imports only that code called),
-// and writes the functions back in their new order with its stack-level optimizations (which
-// binaryen's own writer above leaves out). Two facts about the page's memory let it fold more
+// wasm-opt writes the functions back in their new order with its stack-level optimizations
+// (which binaryen's own writer above leaves out). Two facts about the page's memory let it fold more
 // address arithmetic (about 1 KB gzipped): the module defines its memory, so it starts zeroed;
 // and Rust puts the 1 MiB stack at the bottom of memory, growing down, so the lowest kilobyte is
 // touched only by a stack within a kilobyte of overflowing.
@@ -188,7 +166,7 @@ function orderFunctions(buf, keepNames) {
   return out;
 }
 
-// ---- 3. short import and export names ----
+// ---- 2. short import and export names ----
 let next = 0;
 const short = () => {
   let n = next++, s = '';
@@ -204,7 +182,7 @@ const [module] = modules;
 const moduleKey = `${JSON.stringify(module)}: import0,`;
 if (js.split(moduleKey).length !== 2) fail(`the glue's import object for ${module} was not found`);
 js = js.replace(moduleKey, '"w": import0,');
-// Entries of the import object the wasm no longer imports (their only callers were dropped above).
+// Entries of the import object the wasm no longer imports (wasm-opt removed their only callers).
 const imported = new Set(list.map((i) => i.field));
 js = js.replace(/^ {8}(\w+): function\(.*\n[\s\S]*?^ {8}\}.*\n/gm, (entry, key) => (imported.has(key) ? entry : ''));
 for (const i of list) {
@@ -235,7 +213,7 @@ ex.body = encodeExports(exported);
 wasm = assemble(secs.filter((s) => s.id !== 0 || readString(s.body, 0)[0] === 'name'));
 writeFileSync(wasmPath, wasm);
 
-// ---- 4. minify ----
+// ---- 3. minify ----
 const { code } = await minify(js, { module: true, compress: true, mangle: true });
 writeFileSync(jsPath, code);
 
@@ -248,5 +226,5 @@ for (const [before, after] of [[jsBefore, Buffer.from(code, 'utf8')], [wasmBefor
   if (html.includes(old)) html = html.replaceAll(old, sri(after));
 }
 writeFileSync(htmlPath, html);
-console.log(`glue.mjs: dropped ${classes.length} unused classes (${dropped.size} exports); renamed ${list.length} imports, ${next - list.length} exports;`
+console.log(`glue.mjs: renamed ${list.length} imports, ${next - list.length} exports;`
   + ` ${jsName} ${jsBefore.length} -> ${code.length} bytes, ${wasmName} ${wasmBefore.length} -> ${wasm.length} bytes`);
