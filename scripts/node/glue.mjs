@@ -1,7 +1,7 @@
 // Trunk post-build hook: trims the wasm-bindgen output before it ships, then updates the integrity
 // hashes in index.html (the page loads both files with Subresource Integrity).
-//  1. Orders the wasm's functions by their encoded bodies, so that gzip finds more repeats, and
-//     runs wasm-opt again.
+//  1. Runs wasm-opt again, knowing more about the page's memory, and orders the wasm's functions
+//     so that gzip finds more repeats.
 //  2. Renames the wasm's imports, and the exports the glue reaches only as `wasm.NAME`, to short
 //     names in both files. wasm-bindgen names each import after its function plus a 16-digit hash,
 //     and each closure trampoline after its full Rust type: text that gzip cannot shrink, and that
@@ -14,7 +14,7 @@
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { minify } from 'terser';
 import binaryen from 'binaryen';
 
@@ -100,32 +100,39 @@ const escape = (s) => s.replace(/[$]/g, '\\$');
 const word = (s) => new RegExp(`(?<![\\w$])${escape(s)}(?![\\w$])`, 'g');
 const count = (text, s) => (text.match(word(s)) || []).length;
 
-// ---- 1. function order ----
+// ---- 1. a second wasm-opt, and the function order ----
+// Two facts about the page's memory let wasm-opt fold more address arithmetic (about 1 KB
+// gzipped): the module defines its memory, so it starts zeroed; and Rust puts the 1 MiB stack at
+// the bottom of memory, growing down, so the lowest kilobyte is touched only by a stack within a
+// kilobyte of overflowing.
+// A build that keeps its function names (Trunk's data-keep-debug, for profiling) keeps them here too.
+const named = sections(wasm).some((s) => s.id === 0 && readString(s.body, 0)[0] === 'name');
+const wasmOpt = (args) => {
+  const run = spawnSync(join(import.meta.dirname, 'node_modules', '.bin', 'wasm-opt'),
+    [...args, ...(named ? ['-g'] : []), wasmPath, '-o', wasmPath], { encoding: 'utf8' });
+  const errors = run.stderr.split('\n').filter((l) => l && !l.includes('no passes specified')).join('\n');
+  if (errors) console.error(errors);
+  if (run.status !== 0) fail(`wasm-opt ${args.join(' ')} failed`);
+  wasm = readFileSync(wasmPath);
+};
+wasmOpt(['-Oz', '--zero-filled-memory', '--low-memory-unused']);
 // gzip finds repeats only within its 32 KB window, and rustc emits functions in the order of the
 // source: the monomorphized copies of one generic, or the many small closures of one shape, end
-// up far apart. Sorted by their encoded bodies, functions with the same locals and the same
-// opening instructions sit side by side (about 3.5 KB gzipped on this page). Calls and tables
-// name functions, so binaryen renumbers them; the order changes nothing the page does.
-const named = sections(wasm).some((s) => s.id === 0 && readString(s.body, 0)[0] === 'name');
-wasm = orderFunctions(wasm, named);
-writeFileSync(wasmPath, wasm);
-// wasm-opt writes the functions back in their new order with its stack-level optimizations
-// (which binaryen's own writer above leaves out). Two facts about the page's memory let it fold more
-// address arithmetic (about 1 KB gzipped): the module defines its memory, so it starts zeroed;
-// and Rust puts the 1 MiB stack at the bottom of memory, growing down, so the lowest kilobyte is
-// touched only by a stack within a kilobyte of overflowing.
-// A build that keeps its function names (Trunk's data-keep-debug, for profiling) keeps them here too.
-execFileSync(join(import.meta.dirname, 'node_modules', '.bin', 'wasm-opt'),
-  ['-Oz', '--zero-filled-memory', '--low-memory-unused', ...(named ? ['-g'] : []), wasmPath, '-o', wasmPath], { stdio: 'inherit' });
-wasm = readFileSync(wasmPath);
+// up far apart. Grouped by size (in steps of half a power of two), then by signature, then sorted
+// by their encoded bodies, functions with the same locals and the same opening instructions sit
+// side by side (about 5 KB gzipped on this page). Calls and tables name functions, so binaryen
+// renumbers them; the order changes nothing the page does. Binaryen's writer leaves out the
+// stack-level optimizations that wasm-opt's writer makes, so wasm-opt writes the result.
+writeFileSync(wasmPath, orderFunctions(wasm, named));
+wasmOpt(['--optimize-level=2', '--shrink-level=2', '--generate-stack-ir', '--optimize-stack-ir']);
 
 function orderFunctions(buf, keepNames) {
   const secs = sections(buf);
   // The code section's bodies, in the order of the module's defined functions.
   const code = section(secs, 10).body;
-  let [count, at] = leb(code, 0);
+  let [entries, at] = leb(code, 0);
   const bodies = [];
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < entries; i++) {
     const [size, start] = leb(code, at);
     bodies.push(code.subarray(start, start + size));
     at = start + size;
@@ -156,8 +163,18 @@ function orderFunctions(buf, keepNames) {
     if (!info.module) defined.push(info);
   }
   if (defined.length !== bodies.length) fail(`binaryen read ${defined.length} functions, the code section has ${bodies.length}`);
-  const order = defined.map((f, i) => ({ f, bytes: bodies[i] }));
-  order.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  // The function section: each defined function's type index.
+  const fsec = section(secs, 3).body;
+  const types = [];
+  [entries, at] = leb(fsec, 0);
+  for (let i = 0; i < entries; i++) {
+    let t;
+    [t, at] = leb(fsec, at);
+    types.push(t);
+  }
+  if (types.length !== bodies.length) fail(`${types.length} function types for ${bodies.length} bodies`);
+  const order = defined.map((f, i) => ({ f, size: Math.floor(2 * Math.log2(bodies[i].length)), type: types[i], bytes: bodies[i] }));
+  order.sort((a, b) => a.size - b.size || a.type - b.type || Buffer.compare(a.bytes, b.bytes));
   for (const f of defined) module.removeFunction(f.name);
   for (const { f } of order) module.addFunction(f.name, f.params, f.results, f.vars, f.body);
   if (!module.validate()) fail('the module with its functions reordered does not validate');
