@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
@@ -179,7 +180,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 <div class="results">
                     <Show when=move || problems().is_some()>
-                        <p class="scenario-error" role="alert" data-testid="scenario-error">
+                        <p class="scenario-error" {..attr("role", "alert")} data-testid="scenario-error">
                             {move || problems().unwrap_or_default()}
                             " — showing the last valid estimate."
                         </p>

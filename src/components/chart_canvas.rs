@@ -6,6 +6,7 @@ use std::rc::Rc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use super::attr;
 use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::plot::{self, Plot};
 use crate::charts::Theme;
@@ -76,9 +77,9 @@ pub fn ChartCanvas(
     });
     view! {
         <figure class="chart">
-            <canvas node_ref=canvas_ref data-testid=testid aria-label=label role="img"></canvas>
+            <canvas node_ref=canvas_ref data-testid=testid aria-label={label} {..attr("role", "img")}></canvas>
             <button
-                type="button"
+                {..attr("type", "button")}
                 class="export"
                 data-testid=format!("export-{testid}-png")
                 on:click=move |_| {

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::scenario;
 use crate::catalog::Kind;
@@ -99,9 +100,9 @@ pub fn ComparisonTable(
             _ => "none",
         };
         view! {
-            <th scope="col" role="columnheader" aria-sort=aria>
+            <th {..attr("scope", "col")} {..attr("role", "columnheader")} aria-sort=aria>
                 <button
-                    type="button"
+                    {..attr("type", "button")}
                     data-testid=format!("sort-{}", col.id())
                     on:click=move |_| set_sort.update(|(c, asc)| {
                         if *c == col {
@@ -131,12 +132,12 @@ pub fn ComparisonTable(
                     data-testid="filter-kind"
                     on:change=move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))
                 >
-                    <option value="all">"all kinds"</option>
+                    <option {..attr("value", "all")}>"all kinds"</option>
                     {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
                 </select>
             </label>
             <button
-                type="button"
+                {..attr("type", "button")}
                 class="export"
                 data-testid="export-machines-csv"
                 on:click=move |_| {
@@ -146,14 +147,14 @@ pub fn ComparisonTable(
                 "Download CSV"
             </button>
             <div class="table-wrap">
-                <table class="rows machines" role="table" data-testid="comparison-table">
-                    <thead role="rowgroup">
-                        <tr role="row">
+                <table class="rows machines" {..attr("role", "table")} data-testid="comparison-table">
+                    <thead {..attr("role", "rowgroup")}>
+                        <tr {..attr("role", "row")}>
                             {Column::ALL.into_iter().map(header).collect_view()}
-                            <th scope="col" role="columnheader">"Measured (tok/s)"</th>
+                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Measured (tok/s)"</th>
                         </tr>
                     </thead>
-                    <tbody role="rowgroup" node_ref=body></tbody>
+                    <tbody {..attr("role", "rowgroup")} node_ref=body></tbody>
                 </table>
             </div>
         </section>

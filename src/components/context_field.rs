@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::number_field::NumberField;
 use super::scenario;
 use crate::scenario::DEFAULT_CTX;
@@ -32,13 +33,13 @@ pub fn ContextField() -> impl IntoView {
                 view! { <NumberField key="ctx" label="Context" hint="tokens" testid="input-ctx" /> }
             }}
             <input
-                type="range"
+                {..attr("type", "range")}
                 class="ctx-slider"
-                aria-label="context length, log scale"
+                {..attr("aria-label", "context length, log scale")}
                 data-testid="input-ctx-slider"
-                min=LOG_MIN
-                max=LOG_MAX
-                step="0.1"
+                {..attr("min", LOG_MIN)}
+                {..attr("max", LOG_MAX)}
+                {..attr("step", "0.1")}
                 prop:value=slider
                 on:input=on_slide
             />

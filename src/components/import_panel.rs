@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::scenario;
 use crate::import::{config, gguf};
 use crate::imported::Imported;
@@ -102,21 +103,21 @@ pub fn ImportPanel() -> impl IntoView {
         }
     };
     view! {
-        <section class="import" aria-label="import a model" on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+        <section class="import" {..attr("aria-label", "import a model")} on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
             <h2>"Your own model"</h2>
             <p class="hint">"Paste a Hugging Face config.json, or choose or drop a .gguf file: only its header is read, never the weights, and nothing leaves this page."</p>
             <label class="field wide">
                 <span class="field-label">"config.json"</span>
-                <textarea rows="4" data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value=config_text on:input=move |ev| set_config_text.set(event_target_value(&ev))></textarea>
+                <textarea {..attr("rows", "4")} data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value=config_text on:input=move |ev| set_config_text.set(event_target_value(&ev))></textarea>
             </label>
             <div class="share-row">
-                <button type="button" data-testid="import-config-apply" on:click=move |_| apply_config()>"Use this config"</button>
+                <button {..attr("type", "button")} data-testid="import-config-apply" on:click=move |_| apply_config()>"Use this config"</button>
                 <label class="file">
                     <span>"GGUF or config.json file: "</span>
-                    <input type="file" accept=".gguf,.json" data-testid="import-file" on:change=on_file />
+                    <input {..attr("type", "file")} {..attr("accept", ".gguf,.json")} data-testid="import-file" on:change=on_file />
                 </label>
             </div>
-            <div data-testid="import-status" class="import-status" role="status">
+            <div data-testid="import-status" class="import-status" {..attr("role", "status")}>
                 {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
                 {move || match status.get() {
                     Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::context_field::ContextField;
 use super::machine_picker::MachinePicker;
 use super::model_picker::ModelPicker;
@@ -39,7 +40,7 @@ pub fn InputsForm() -> impl IntoView {
     );
     let offload = move || scenario.with(|s| s.offload_experts == Some(true));
     view! {
-        <form class="inputs" on:submit=|ev| ev.prevent_default() aria-label="scenario">
+        <form class="inputs" on:submit=|ev| ev.prevent_default() {..attr("aria-label", "scenario")}>
             <MachinePicker />
             <ModelPicker />
             <fieldset class="picker">
@@ -55,7 +56,7 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key="ram_bw" label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
                 <label class="field check">
                     <input
-                        type="checkbox"
+                        {..attr("type", "checkbox")}
                         data-testid="input-offload"
                         prop:checked=offload
                         on:change=move |ev| {

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
@@ -93,9 +94,9 @@ pub fn MachinePicker() -> impl IntoView {
             <label class="field">
                 <span class="field-label">"Search machines"</span>
                 <input
-                    type="search"
+                    {..attr("type", "search")}
                     data-testid="input-machine-search"
-                    placeholder="4090, M3, DDR5…"
+                    {..attr("placeholder", "4090, M3, DDR5…")}
                     prop:value=search
                     on:input=move |ev| set_search.set(event_target_value(&ev))
                 />

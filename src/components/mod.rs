@@ -29,3 +29,15 @@ use crate::scenario::Scenario;
 pub fn scenario() -> RwSignal<Scenario> {
     expect_context::<RwSignal<Scenario>>()
 }
+
+/// A fixed attribute, for a view's `{..attr("role", "row")}`. The page's views are type-erased
+/// (`--cfg erase_components`), so each attribute type carries its own set of build and update
+/// functions. Written `role="row"`, every attribute name (role, scope, type, …) is a type of its
+/// own; written through `attr`, they all share one (`CustomAttr<&str, &str>`). The DOM is the
+/// same. Attributes whose value changes stay in the plain form.
+pub fn attr<V: leptos::attr::AttributeValue>(
+    name: &'static str,
+    value: V,
+) -> leptos::tachys::html::attribute::custom::CustomAttr<&'static str, V> {
+    leptos::tachys::html::attribute::custom::custom_attribute(name, value)
+}

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::attr;
 use super::scenario;
 use crate::browser;
 use crate::scenario::Presentation;
@@ -30,12 +31,12 @@ pub fn SharePanel() -> impl IntoView {
     let (copied, set_copied) = signal(None::<bool>);
     let link_for_copy = link.clone();
     view! {
-        <section class="share" aria-label="share">
+        <section class="share" {..attr("aria-label", "share")}>
             <h2>"Share this scenario"</h2>
             <div class="share-row">
-                <input type="text" readonly data-testid="share-url" aria-label="link to this scenario" prop:value=link />
+                <input {..attr("type", "text")} {..attr("readonly", true)} data-testid="share-url" {..attr("aria-label", "link to this scenario")} prop:value=link />
                 <button
-                    type="button"
+                    {..attr("type", "button")}
                     data-testid="copy-link"
                     on:click=move |_| {
                         let text = link_for_copy();
@@ -53,7 +54,7 @@ pub fn SharePanel() -> impl IntoView {
             </div>
             <label class="field wide">
                 <span class="field-label">"Embed in a page (iframe)"</span>
-                <textarea readonly rows="3" data-testid="embed-snippet" prop:value=snippet></textarea>
+                <textarea {..attr("readonly", true)} {..attr("rows", "3")} data-testid="embed-snippet" prop:value=snippet></textarea>
             </label>
         </section>
     }
