@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
@@ -13,6 +12,7 @@ use super::inputs_form::InputsForm;
 use super::notices::Notices;
 use super::quant_table::QuantTable;
 use super::share_panel::SharePanel;
+use super::{attr, on};
 use crate::browser;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
@@ -166,12 +166,12 @@ pub fn App() -> impl IntoView {
             <Notices notices=notices />
             <div class="layout">
                 <div
-                    on:input=move |_| {
+                    {..on("input", move |_| {
                         // After the paint: the address bar can wait a frame, the headline cannot.
                         let write = write_input.clone();
                         browser::after_next_paint(move || write(false));
-                    }
-                    on:change=move |_| write(true)
+                    })}
+                    {..on("change", move |_| write(true))}
                 >
                     {move || {
                         epoch.get();

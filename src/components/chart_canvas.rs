@@ -6,7 +6,7 @@ use std::rc::Rc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::attr;
+use super::{attr, on};
 use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::plot::{self, Plot};
 use crate::charts::Theme;
@@ -82,9 +82,9 @@ pub fn ChartCanvas(
                 {..attr("type", "button")}
                 class="export"
                 data-testid=format!("export-{testid}-png")
-                on:click=move |_| {
+                {..on("click", move |_| {
                     crate::browser::download_canvas_png(testid, &format!("tokbound-{testid}.png"));
-                }
+                })}
             >
                 "PNG"
             </button>

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::scenario;
+use super::{attr, on};
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
 use crate::units::{fmt_bytes, fmt_tok_s};
@@ -104,14 +104,14 @@ pub fn ComparisonTable(
                 <button
                     {..attr("type", "button")}
                     data-testid=format!("sort-{}", col.id())
-                    on:click=move |_| set_sort.update(|(c, asc)| {
+                    {..on("click", move |_| set_sort.update(|(c, asc)| {
                         if *c == col {
                             *asc = !*asc;
                         } else {
                             *c = col;
                             *asc = matches!(col, Column::Machine | Column::Kind);
                         }
-                    })
+                    }))}
                 >
                     {col.label()}
                     {move || match sort.get() {
@@ -130,7 +130,7 @@ pub fn ComparisonTable(
                 <span class="field-label">"Show"</span>
                 <select
                     data-testid="filter-kind"
-                    on:change=move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))
+                    {..on("change", move |ev| set_kind.set(Kind::parse(&event_target_value(&ev))))}
                 >
                     <option {..attr("value", "all")}>"all kinds"</option>
                     {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
@@ -140,9 +140,9 @@ pub fn ComparisonTable(
                 {..attr("type", "button")}
                 class="export"
                 data-testid="export-machines-csv"
-                on:click=move |_| {
+                {..on("click", move |_| {
                     crate::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&sorted()));
-                }
+                })}
             >
                 "Download CSV"
             </button>

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::number_field::NumberField;
 use super::scenario;
+use super::{attr, on};
 use crate::scenario::DEFAULT_CTX;
 
 /// Slider positions are log2(tokens) in tenths, from 2^7 = 128 to 2^20 = 1,048,576.
@@ -40,8 +40,8 @@ pub fn ContextField() -> impl IntoView {
                 {..attr("min", LOG_MIN)}
                 {..attr("max", LOG_MAX)}
                 {..attr("step", "0.1")}
-                prop:value=slider
-                on:input=on_slide
+                prop:value={slider}
+                {..on("input", on_slide)}
             />
         </div>
     }

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::scenario;
+use super::{attr, on};
 use crate::import::{config, gguf};
 use crate::imported::Imported;
 
@@ -96,25 +96,28 @@ pub fn ImportPanel() -> impl IntoView {
             take_file(file);
         }
     };
-    let on_drop = move |ev: leptos::ev::DragEvent| {
+    let on_drop = move |ev: leptos::ev::Event| {
         ev.prevent_default();
+        let Some(ev) = wasm_bindgen::JsCast::dyn_ref::<leptos::ev::DragEvent>(&ev) else {
+            return;
+        };
         if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
             take_file(file);
         }
     };
     view! {
-        <section class="import" {..attr("aria-label", "import a model")} on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+        <section class="import" {..attr("aria-label", "import a model")} {..on("dragover", |ev| ev.prevent_default())} {..on("drop", on_drop)}>
             <h2>"Your own model"</h2>
             <p class="hint">"Paste a Hugging Face config.json, or choose or drop a .gguf file: only its header is read, never the weights, and nothing leaves this page."</p>
             <label class="field wide">
                 <span class="field-label">"config.json"</span>
-                <textarea {..attr("rows", "4")} data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value=config_text on:input=move |ev| set_config_text.set(event_target_value(&ev))></textarea>
+                <textarea {..attr("rows", "4")} data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value={config_text} {..on("input", move |ev| set_config_text.set(event_target_value(&ev)))}></textarea>
             </label>
             <div class="share-row">
-                <button {..attr("type", "button")} data-testid="import-config-apply" on:click=move |_| apply_config()>"Use this config"</button>
+                <button {..attr("type", "button")} data-testid="import-config-apply" {..on("click", move |_| apply_config())}>"Use this config"</button>
                 <label class="file">
                     <span>"GGUF or config.json file: "</span>
-                    <input {..attr("type", "file")} {..attr("accept", ".gguf,.json")} data-testid="import-file" on:change=on_file />
+                    <input {..attr("type", "file")} {..attr("accept", ".gguf,.json")} data-testid="import-file" {..on("change", on_file)} />
                 </label>
             </div>
             <div data-testid="import-status" class="import-status" {..attr("role", "status")}>

@@ -2,13 +2,13 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::context_field::ContextField;
 use super::machine_picker::MachinePicker;
 use super::model_picker::ModelPicker;
 use super::number_field::NumberField;
 use super::scenario;
 use super::select_field::SelectField;
+use super::{attr, on};
 use crate::catalog::catalog;
 use crate::estimator::DEFAULT_RAM_BW_GBS;
 use crate::scenario::{DEFAULT_KV, DEFAULT_QUANT};
@@ -40,7 +40,7 @@ pub fn InputsForm() -> impl IntoView {
     );
     let offload = move || scenario.with(|s| s.offload_experts == Some(true));
     view! {
-        <form class="inputs" on:submit=|ev| ev.prevent_default() {..attr("aria-label", "scenario")}>
+        <form class="inputs" {..on("submit", |ev| ev.prevent_default())} {..attr("aria-label", "scenario")}>
             <MachinePicker />
             <ModelPicker />
             <fieldset class="picker">
@@ -58,11 +58,11 @@ pub fn InputsForm() -> impl IntoView {
                     <input
                         {..attr("type", "checkbox")}
                         data-testid="input-offload"
-                        prop:checked=offload
-                        on:change=move |ev| {
+                        prop:checked={offload}
+                        {..on("change", move |ev| {
                             let on = event_target_checked(&ev);
                             scenario.update(|s| s.offload_experts = on.then_some(true));
-                        }
+                        })}
                     />
                     <span>"Experts in RAM (MoE expert offload)"</span>
                 </label>

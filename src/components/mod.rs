@@ -41,3 +41,15 @@ pub fn attr<V: leptos::attr::AttributeValue>(
 ) -> leptos::tachys::html::attribute::custom::CustomAttr<&'static str, V> {
     leptos::tachys::html::attribute::custom::custom_attribute(name, value)
 }
+
+/// An event handler, for a view's `{..on("click", move |_| …)}`. As with [`attr`], each event
+/// type written `on:click=…` carries its own set of functions in the type-erased views; through
+/// `on` every handler shares one (a listener for the named event on the element, given the plain
+/// `Event`).
+pub fn on(
+    name: &'static str,
+    handler: impl FnMut(web_sys::Event) + 'static,
+) -> leptos::tachys::html::event::On<leptos::ev::Custom, leptos::tachys::html::event::SharedEventCallback<web_sys::Event>> {
+    use leptos::attr::Attribute;
+    leptos::tachys::html::event::on(leptos::ev::Custom::new(name), handler).into_cloneable_owned()
+}

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::scenario;
+use super::{attr, on};
 use crate::catalog::catalog;
 
 /// A labelled field for scenario key `key`; invalid text stays in the box with its message.
@@ -59,8 +59,8 @@ pub fn NumberField(
                 data-testid=testid
                 aria-describedby=error_id.clone()
                 placeholder=placeholder.unwrap_or_default()
-                prop:value=text
-                on:input=on_input
+                prop:value={text}
+                {..on("input", on_input)}
             />
             <span class="field-error" id=error_id data-testid=format!("{testid}-error") {..attr("role", "status")}>{move || error.get()}</span>
         </label>

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::live_cells::{LiveTable, RowText, TableSpec};
+use super::{attr, on};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -43,9 +43,9 @@ pub fn QuantTable(
                 {..attr("type", "button")}
                 class="export"
                 data-testid="export-quants-csv"
-                on:click=move |_| {
+                {..on("click", move |_| {
                     crate::browser::download_text("tokbound-quants.csv", "text/csv", &views::quant_rows_csv(&rows.get_untracked()));
-                }
+                })}
             >
                 "Download CSV"
             </button>

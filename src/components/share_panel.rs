@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::scenario;
+use super::{attr, on};
 use crate::browser;
 use crate::scenario::Presentation;
 
@@ -38,12 +38,12 @@ pub fn SharePanel() -> impl IntoView {
                 <button
                     {..attr("type", "button")}
                     data-testid="copy-link"
-                    on:click=move |_| {
+                    {..on("click", move |_| {
                         let text = link_for_copy();
                         wasm_bindgen_futures::spawn_local(async move {
                             set_copied.set(Some(browser::copy_to_clipboard(text).await));
                         });
-                    }
+                    })}
                 >
                     {move || match copied.get() {
                         None => "Copy link",

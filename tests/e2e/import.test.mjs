@@ -27,6 +27,27 @@ test('a pasted config.json becomes the model, MLA and all', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('a config.json dropped on the import panel becomes the model', async () => {
+  const { page, errors } = await fresh('?hw=h200-sxm&tp=8');
+  const text = await readFile(new URL('../fixtures/deepseek-v3.config.json', import.meta.url), 'utf8');
+  await page.waitForSelector('section.import');
+  const accepted = await page.evaluate((t) => {
+    const files = new DataTransfer();
+    files.items.add(new File([t], 'config.json', { type: 'application/json' }));
+    const panel = document.querySelector('section.import');
+    // A drop target must cancel dragover, or the browser opens the file instead.
+    const over = new DragEvent('dragover', { dataTransfer: files, bubbles: true, cancelable: true });
+    panel.dispatchEvent(over);
+    const drop = new DragEvent('drop', { dataTransfer: files, bubbles: true, cancelable: true });
+    panel.dispatchEvent(drop);
+    return over.defaultPrevented && drop.defaultPrevented;
+  }, text);
+  assert.ok(accepted, 'dragover and drop are both cancelled');
+  await page.waitForFunction(() => /671\.\d\dB parameters/.test(document.querySelector('[data-testid=import-status]').textContent));
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
+  assert.deepEqual(errors, []);
+});
+
 test('a chosen GGUF is read from its header: exact bytes, name and size, in moments', async () => {
   const path = join(dir, 'llama-8b-q4_k.gguf');
   const want = writeGguf(path, { name: 'Llama <img src=x onerror=window.pwned=1> 8B' });
