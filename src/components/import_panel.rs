@@ -111,7 +111,7 @@ pub fn ImportPanel() -> impl IntoView {
             <p class="hint">"Paste a Hugging Face config.json, or choose or drop a .gguf file: only its header is read, never the weights, and nothing leaves this page."</p>
             <label class="field wide">
                 <span class="field-label">"config.json"</span>
-                <textarea {..attr("rows", "4")} data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value={config_text} {..on("input", move |ev| set_config_text.set(event_target_value(&ev)))}></textarea>
+                <textarea {..attr("rows", "4")} data-testid="import-config" {..attr("placeholder", "{\"num_hidden_layers\": 32, …}")} prop:value={config_text} {..on("input", move |ev| set_config_text.set(event_target_value(&ev)))}></textarea>
             </label>
             <div class="share-row">
                 <button {..attr("type", "button")} data-testid="import-config-apply" {..on("click", move |_| apply_config())}>"Use this config"</button>

@@ -69,7 +69,7 @@ impl ReadableStream {
                     match next {
                         Some(Ok(chunk)) => {
                             controller.enqueue_with_chunk(&chunk)?;
-                            items.borrow_mut().get_or_insert(stream);
+                            *items.borrow_mut() = Some(stream);
                         }
                         Some(Err(error)) => return Err(error),
                         None => controller.close()?,
