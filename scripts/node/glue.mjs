@@ -1,5 +1,5 @@
-// Trunk post-build hook: trims the wasm-bindgen output before it ships, then updates the integrity
-// hashes in index.html (the page loads both files with Subresource Integrity).
+// Trunk post-build hook: trims the wasm-bindgen output before it ships, puts the glue inside
+// Trunk's loader script, and updates the wasm's integrity hash in index.html.
 //  1. Runs wasm-opt again, knowing more about the page's memory, and orders the wasm's functions
 //     so that gzip finds more repeats.
 //  2. Renames the wasm's imports, and the exports the glue reaches only as `wasm.NAME`, to short
@@ -7,11 +7,12 @@
 //     and each closure trampoline after its full Rust type: text that gzip cannot shrink, and that
 //     both files carry. Drops the custom sections the browser never reads (producers, target
 //     features).
-//  3. Minifies the glue with terser (Trunk leaves it as written).
+//  3. Puts the glue inside the loader (Trunk's inline module script, which imported it from its
+//     own file) and minifies the two together with terser.
 // Each step checks the shape of wasm-bindgen's output it relies on and stops the build if that
 // shape has changed, rather than ship a page that cannot start.
 // Runs with TRUNK_STAGING_DIR set (Trunk.toml [[hooks]]); usable by hand: node glue.mjs DIR
-import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -233,18 +234,36 @@ ex.body = encodeExports(exported);
 wasm = assemble(secs.filter((s) => s.id !== 0 || readString(s.body, 0)[0] === 'name'));
 writeFileSync(wasmPath, wasm);
 
-// ---- 3. minify ----
-const { code } = await minify(js, { module: true, compress: true, mangle: true });
-writeFileSync(jsPath, code);
-
-// ---- integrity hashes ----
-const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+// ---- 3. the glue inside the loader, minified ----
+// The loader imported the glue from its own file, so the page waited for that file before it could
+// even ask for the wasm; on this machine each file the page loads costs 20-35 ms before it arrives
+// (the style sheet is inline too: index.html's `rel="inline"`). The glue becomes the start of
+// the loader's module, and the loader's own lines run in a block of their own, since both name a
+// `wasm`. The integrity of the inline script is the Content-Security-Policy's hash (csp.mjs).
 const htmlPath = join(dir, 'index.html');
 let html = readFileSync(htmlPath, 'utf8');
-for (const [before, after] of [[jsBefore, Buffer.from(code, 'utf8')], [wasmBefore, wasm]]) {
-  const old = sri(before);
-  if (html.includes(old)) html = html.replaceAll(old, sri(after));
+const exportLine = 'export { initSync, __wbg_init as default };';
+if (js.split(exportLine).length !== 2 || /^\s*(import|export)\b/m.test(js.replace(exportLine, ''))) {
+  fail(`the glue no longer ends with "${exportLine}" as its only import or export`);
 }
+const importLine = `import init, * as bindings from './${jsName}';`;
+const loaders = [...html.matchAll(/<script type="?module"?>([\s\S]*?)<\/script>/g)].filter((m) => m[1].includes(importLine));
+if (loaders.length !== 1) fail(`expected one loader script importing ${jsName}, found ${loaders.length}`);
+const [loaderTag, loader] = loaders[0];
+const { code } = await minify(`${js.replace(exportLine, '')}\n{\n`
+  + `const init = __wbg_init, bindings = { initSync, default: __wbg_init };\n${loader.replace(importLine, '')}\n}`,
+{ module: true, compress: true, mangle: true });
+if (/<\/script|<!--/i.test(code)) fail('the minified glue contains text that would end its script element');
+const preload = new RegExp(`<link[^>]*href="?\\./${escape(jsName).replace(/\./g, '\\.')}"?[^>]*>`, 'g');
+if ((html.match(preload) || []).length !== 1) fail(`expected one preload link for ${jsName}`);
+html = html.replace(loaderTag, () => `<script type=module>${code}</script>`).replace(preload, '');
+unlinkSync(jsPath);
+
+// ---- the wasm's integrity hash ----
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+const old = sri(wasmBefore);
+if (!html.includes(old)) fail(`no integrity hash for ${wasmName} in index.html`);
+html = html.replaceAll(old, sri(wasm));
 writeFileSync(htmlPath, html);
 console.log(`glue.mjs: renamed ${list.length} imports, ${next - list.length} exports;`
-  + ` ${jsName} ${jsBefore.length} -> ${code.length} bytes, ${wasmName} ${wasmBefore.length} -> ${wasm.length} bytes`);
+  + ` ${jsName} ${jsBefore.length} bytes -> ${code.length} in the loader, ${wasmName} ${wasmBefore.length} -> ${wasm.length} bytes`);

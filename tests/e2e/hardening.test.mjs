@@ -61,14 +61,20 @@ test('using every view, importing and exporting: no request leaves 127.0.0.1 and
   assert.deepEqual([...errors, ...embed.errors], []);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'/);
+  assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+';/);
+  assert.ok(!/unsafe-inline/.test(csp), 'no inline script or style beyond the hashed ones');
   assert.ok(!/https?:/.test(csp), 'no remote origin in the policy');
 });
 
-test('an injected inline script is refused by the policy', async () => {
+test('an injected inline script or style is refused by the policy', async () => {
   const { page } = await watched();
   await page.evaluate(() => { const s = document.createElement('script'); s.textContent = 'window.injected = 1'; document.body.append(s); });
   assert.equal(await page.evaluate(() => window.injected), undefined);
   assert.ok((await page.evaluate(() => window.__csp)).some((v) => v.startsWith('script-src')));
+  const before = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.evaluate(() => { const s = document.createElement('style'); s.textContent = 'body { background: rgb(1, 2, 3) !important }'; document.head.append(s); });
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), before);
+  assert.ok((await page.evaluate(() => window.__csp)).some((v) => v.startsWith('style-src')));
 });
 
 test('charts redraw only when their inputs change', async () => {
