@@ -146,11 +146,16 @@ pub fn App() -> impl IntoView {
         commit_pending.set_value(true);
     });
 
-    // The answer first: the form and headline mount and paint, then the tables, charts and
-    // panels below them mount (their hundreds of rows and canvases would otherwise hold back
-    // the first painted ceiling).
+    // The answer first: the headline mounts and paints on its own, the form beside it in the
+    // next frame, then the tables, charts and panels below them (the form's fields and the
+    // hundreds of rows and canvases would otherwise hold back the first painted ceiling). The
+    // headline keeps its place: the form fills its own grid column (below it on narrow screens).
+    let (form, set_form) = signal(false);
     let (below, set_below) = signal(false);
-    browser::after_next_paint(move || set_below.set(true));
+    browser::after_next_paint(move || {
+        set_form.set(true);
+        browser::after_next_paint(move || set_below.set(true));
+    });
 
     if presentation.embed {
         return view! { <EmbedView estimate=current machine_rows=machine_rows quant_rows=quant_rows views=presentation.views.clone() /> }
@@ -175,7 +180,7 @@ pub fn App() -> impl IntoView {
                 >
                     {move || {
                         epoch.get();
-                        view! { <InputsForm /> }
+                        if form.get() { view! { <InputsForm /> }.into_any() } else { ().into_any() }
                     }}
                 </div>
                 <div class="results">
