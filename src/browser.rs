@@ -91,6 +91,12 @@ pub async fn copy_to_clipboard(text: String) -> bool {
 /// Runs `f` after the next paint (in the second animation frame from now), so what a change
 /// updates first is on screen before slower work starts.
 pub fn after_next_paint(f: impl FnOnce() + 'static) {
+    after_next_paint_boxed(Box::new(f));
+}
+
+/// [`after_next_paint`] for one type of callback: each closure type passed to
+/// `Closure::once_into_js` brings its own copy of wasm-bindgen's closure machinery.
+fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
     let Some(window) = web_sys::window() else { return };
     let second = Closure::once_into_js(f);
     let first = Closure::once_into_js(move || {
