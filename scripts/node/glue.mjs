@@ -97,7 +97,8 @@ function exportsOf(body) {
 const encodeImports = (list) => Buffer.concat([uleb(list.length), ...list.flatMap((i) => [name(i.module), name(i.field), i.desc])]);
 const encodeExports = (list) => Buffer.concat([uleb(list.length), ...list.flatMap((e) => [name(e.field), e.desc])]);
 const section = (secs, id) => secs.find((s) => s.id === id) || fail(`no section ${id} in ${wasmName}`);
-const escape = (s) => s.replace(/[$]/g, '\\$');
+// Text as a regular expression that matches exactly it.
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const word = (s) => new RegExp(`(?<![\\w$])${escape(s)}(?![\\w$])`, 'g');
 const count = (text, s) => (text.match(word(s)) || []).length;
 
@@ -254,7 +255,7 @@ const { code } = await minify(`${js.replace(exportLine, '')}\n{\n`
   + `const init = __wbg_init, bindings = { initSync, default: __wbg_init };\n${loader.replace(importLine, '')}\n}`,
 { module: true, compress: true, mangle: true });
 if (/<\/script|<!--/i.test(code)) fail('the minified glue contains text that would end its script element');
-const preload = new RegExp(`<link[^>]*href="?\\./${escape(jsName).replace(/\./g, '\\.')}"?[^>]*>`, 'g');
+const preload = new RegExp(`<link[^>]*href="?\\./${escape(jsName)}"?[^>]*>`, 'g');
 if ((html.match(preload) || []).length !== 1) fail(`expected one preload link for ${jsName}`);
 html = html.replace(loaderTag, () => `<script type=module>${code}</script>`).replace(preload, '');
 unlinkSync(jsPath);
