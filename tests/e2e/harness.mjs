@@ -87,8 +87,14 @@ export async function ceiling(page) {
   return Number(m[1]);
 }
 
-/** True when the canvas has at least two distinct pixel colours (something was drawn). */
+/** Waits until the chart has drawn at least once: charts draw a few frames after the headline. */
+export async function drawn(page, testid) {
+  await page.waitForFunction((id) => Number(document.querySelector(`[data-testid="${id}"]`)?.dataset.draws) >= 1, testid);
+}
+
+/** The chart's pixels once it has drawn: size, number of distinct colours (something was drawn when more than two) and a hash. */
 export async function canvasSignature(page, testid) {
+  await drawn(page, testid);
   return page.getByTestId(testid).evaluate((c) => {
     const ctx = c.getContext('2d');
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
