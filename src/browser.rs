@@ -88,6 +88,18 @@ pub async fn copy_to_clipboard(text: String) -> bool {
         .is_ok()
 }
 
+/// Runs `f` once `ms` milliseconds have passed (a timer task).
+pub fn after_ms(ms: i32, f: impl FnOnce() + 'static) {
+    after_ms_boxed(ms, Box::new(f));
+}
+
+/// [`after_ms`] for one type of callback (see [`after_next_paint_boxed`]).
+fn after_ms_boxed(ms: i32, f: Box<dyn FnOnce()>) {
+    let Some(window) = web_sys::window() else { return };
+    let f = Closure::once_into_js(f);
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
+}
+
 /// Runs `f` after the next paint (in the second animation frame from now), so what a change
 /// updates first is on screen before slower work starts.
 pub fn after_next_paint(f: impl FnOnce() + 'static) {

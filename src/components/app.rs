@@ -20,6 +20,10 @@ use crate::imported::Imported;
 use crate::scenario::{Presentation, Scenario};
 use crate::views;
 
+/// How long typing (or dragging the context slider) must pause before the address bar is
+/// rewritten, in milliseconds.
+const URL_QUIET_MS: i32 = 300;
+
 /// Reads a query string into a scenario that resolves, with one notice per key that could not be
 /// used (the key is then left at its default).
 pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
@@ -118,12 +122,22 @@ pub fn App() -> impl IntoView {
             .unwrap_or_default()
     });
 
-    // The address bar follows the scenario. Keystrokes rewrite the current history entry; a
-    // committed change (a `change` event: select, blur, Enter) ends it, so the next edit starts a
-    // new entry and back/forward step through the scenarios a person actually chose.
+    // The address bar follows the scenario. Keystrokes rewrite the current history entry once
+    // the typing pauses (URL_QUIET_MS); a committed change (a `change` event: select, blur, Enter,
+    // letting go of the slider) is written at once and ends the entry, so the next edit starts a
+    // new one and back/forward step through the scenarios a person actually chose. Writing on
+    // every keystroke or slider step would make the browser fetch the page's icon again for each
+    // (Chromium does on every address change), and Safari refuses more than 100 history writes
+    // in 30 seconds.
     let commit_pending = StoredValue::new(true);
+    // Counts edits: a pending keystroke write runs only if no edit came after it.
+    let edits = StoredValue::new(0u32);
     let suffix = presentation.to_query_suffix();
     let write = move |commit: bool| {
+        if commit {
+            // A committed change is written now: a pending keystroke write has nothing to add.
+            edits.update_value(|n| *n = n.wrapping_add(1));
+        }
         let query = format!("{}{}", scenario.with_untracked(Scenario::to_query), suffix);
         let push = commit_pending.get_value();
         if browser::location_search() != format!("?{query}") {
@@ -144,6 +158,7 @@ pub fn App() -> impl IntoView {
         set_notices.set(n);
         set_epoch.update(|e| *e += 1);
         commit_pending.set_value(true);
+        edits.update_value(|n| *n = n.wrapping_add(1));
     });
 
     // The answer first: the headline mounts and paints on its own, the form beside it in the
@@ -172,9 +187,14 @@ pub fn App() -> impl IntoView {
             <div class="layout">
                 <div
                     {..on("input", move |_| {
-                        // After the paint: the address bar can wait a frame, the headline cannot.
                         let write = write_input.clone();
-                        browser::after_next_paint(move || write(false));
+                        edits.update_value(|n| *n = n.wrapping_add(1));
+                        let this = edits.get_value();
+                        browser::after_ms(URL_QUIET_MS, move || {
+                            if edits.get_value() == this {
+                                write(false);
+                            }
+                        });
                     })}
                     {..on("change", move |_| write(true))}
                 >

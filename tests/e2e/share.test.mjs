@@ -49,6 +49,41 @@ test('custom keys in the URL work as in the CLI', async () => {
   assert.equal(await page.getByTestId('input-kind').inputValue(), 'cpu');
 });
 
+test('a burst of keystrokes rewrites the address bar once, when it pauses', async () => {
+  const { page } = await fresh();
+  await ceiling(page);
+  // Chromium fetches the page's icon again whenever the address changes: count those fetches.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  let icons = 0;
+  cdp.on('Network.requestWillBeSent', (e) => { if (e.request.url.includes('favicon')) icons++; });
+  const seen = await page.evaluate(async () => {
+    const input = document.querySelector('[data-testid=input-ctx]');
+    const searches = [];
+    for (let i = 1; i <= 20; i++) {
+      input.value = String(1000 * i);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise((r) => setTimeout(r, 30));
+      searches.push(location.search);
+    }
+    return searches;
+  });
+  assert.deepEqual(new Set(seen).size, 1, 'the address stays put while the keystrokes keep coming');
+  assert.doesNotMatch(seen[0], /ctx=/);
+  await page.waitForFunction(() => location.search.includes('ctx=20000'));
+  await page.waitForTimeout(200);
+  assert.ok(icons <= 1, `the icon was fetched ${icons} times for one burst`);
+  // A committed change (Enter, blur, a select) is written at once.
+  const committed = await page.evaluate(() => {
+    const select = document.querySelector('[data-testid=input-machine]');
+    select.value = 'rtx-3090';
+    select.dispatchEvent(new Event('input', { bubbles: true }));
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    return location.search;
+  });
+  assert.match(committed, /hw=rtx-3090/);
+});
+
 test('back and forward step through committed choices, not keystrokes', async () => {
   const { page } = await fresh();
   const first = await ceiling(page);
