@@ -80,6 +80,42 @@ pub fn download_canvas_png(testid: &str, filename: &str) -> bool {
     }
 }
 
+/// A `<canvas>` that is not in the page, to draw on before showing the result with
+/// [`show_bitmap`].
+pub fn offpage_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    let document = web_sys::window()?.document()?;
+    document.create_element("canvas").ok()?.dyn_into().ok()
+}
+
+/// A copy of what `surface` shows now, once the browser has made it.
+pub async fn snapshot(surface: &web_sys::HtmlCanvasElement) -> Option<web_sys::ImageBitmap> {
+    let promise = web_sys::window()?.create_image_bitmap_with_html_canvas_element(surface).ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.dyn_into().ok()
+}
+
+/// Shows `bitmap` on `target`, a canvas in the page (its `bitmaprenderer` context, sized to the
+/// bitmap). A canvas drawn with the 2D context is copied for the compositor again at every
+/// frame that changes anything on the page; a transferred bitmap is handed over once.
+pub fn show_bitmap(target: &web_sys::HtmlCanvasElement, bitmap: &web_sys::ImageBitmap) -> bool {
+    let (width, height) = (bitmap.width(), bitmap.height());
+    if target.width() != width {
+        target.set_width(width);
+    }
+    if target.height() != height {
+        target.set_height(height);
+    }
+    let Some(context) = target
+        .get_context("bitmaprenderer")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::ImageBitmapRenderingContext>().ok())
+    else {
+        return false;
+    };
+    context.transfer_from_image_bitmap(bitmap);
+    true
+}
+
 /// Puts `text` on the clipboard; `true` once the browser confirms it.
 pub async fn copy_to_clipboard(text: String) -> bool {
     let Some(w) = web_sys::window() else { return false };

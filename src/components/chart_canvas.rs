@@ -1,4 +1,4 @@
-//! A `<canvas>` a plotters chart function draws on whenever its data changes.
+//! A `<canvas>` showing a plotters chart, redrawn whenever its data changes.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -52,9 +52,13 @@ pub fn ChartCanvas(
     let canvas_ref = NodeRef::<Canvas>::new();
     let generation = Rc::new(Cell::new(0u32));
     let draws = Rc::new(Cell::new(0u32));
+    // Plotters draws on a canvas outside the page; the page's canvas shows a bitmap of it.
+    let surface = crate::browser::offpage_canvas();
     Effect::new(move |_| {
         let build = chart();
-        let Some(canvas) = canvas_ref.get() else { return };
+        let (Some(canvas), Some(surface)) = (canvas_ref.get(), surface.clone()) else {
+            return;
+        };
         let this = generation.get().wrapping_add(1);
         generation.set(this);
         let (generation, draws) = (generation.clone(), draws.clone());
@@ -65,14 +69,22 @@ pub fn ChartCanvas(
             let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
             let css_width = f64::from(canvas.client_width().max(300));
             let css_height = (css_width * 0.55).clamp(260.0, 460.0);
-            canvas.set_width((css_width * ratio) as u32);
-            canvas.set_height((css_height * ratio) as u32);
+            surface.set_width((css_width * ratio) as u32);
+            surface.set_height((css_height * ratio) as u32);
             let Some(p) = build() else { return };
-            if let Some(mut backend) = MeasuredCanvas::new(canvas.clone()) {
-                let _ = plot::draw(&mut backend, &p, &theme());
-                draws.set(draws.get() + 1);
-                let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
-            }
+            let Some(mut backend) = MeasuredCanvas::new(surface.clone()) else {
+                return;
+            };
+            let _ = plot::draw(&mut backend, &p, &theme());
+            wasm_bindgen_futures::spawn_local(async move {
+                let Some(bitmap) = crate::browser::snapshot(&surface).await else {
+                    return;
+                };
+                if generation.get() == this && crate::browser::show_bitmap(&canvas, &bitmap) {
+                    draws.set(draws.get() + 1);
+                    let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
+                }
+            });
         });
     });
     view! {

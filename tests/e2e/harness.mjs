@@ -96,7 +96,11 @@ export async function drawn(page, testid) {
 export async function canvasSignature(page, testid) {
   await drawn(page, testid);
   return page.getByTestId(testid).evaluate((c) => {
-    const ctx = c.getContext('2d');
+    // The chart's canvas shows a bitmap (its context is a bitmaprenderer): read it through a copy.
+    const copy = document.createElement('canvas');
+    copy.width = c.width; copy.height = c.height;
+    const ctx = copy.getContext('2d');
+    ctx.drawImage(c, 0, 0);
     const data = ctx.getImageData(0, 0, c.width, c.height).data;
     let hash = 0; const colours = new Set();
     for (let i = 0; i < data.length; i += 4 * 7) {

@@ -2,7 +2,7 @@
 // bad values keep the last estimate, and the layout holds at phone and desktop widths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, load, ceiling, canvasSignature } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling, canvasSignature, drawn } from './harness.mjs';
 
 const CHARTS = ['chart-machines', 'chart-context', 'chart-quants', 'chart-spill', 'chart-batch', 'chart-spec'];
 let server; let browser;
@@ -153,7 +153,15 @@ test('dark mode is honoured', async () => {
   const dark = await fresh('', { colorScheme: 'dark' });
   const bg = (p) => p.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(await bg(light), await bg(dark));
-  const px = (p) => p.page.getByTestId('chart-spill').evaluate((c) => Array.from(c.getContext('2d').getImageData(2, 2, 1, 1).data).slice(0, 3));
+  const px = async (p) => {
+    await drawn(p.page, 'chart-spill');
+    return p.page.getByTestId('chart-spill').evaluate((c) => {
+      const copy = document.createElement('canvas');
+      copy.width = c.width; copy.height = c.height;
+      copy.getContext('2d').drawImage(c, 0, 0);
+      return Array.from(copy.getContext('2d').getImageData(2, 2, 1, 1).data).slice(0, 3);
+    });
+  };
   const [l, d] = [await px(light), await px(dark)];
   assert.ok(l[0] + l[1] + l[2] > 600 && d[0] + d[1] + d[2] < 200, `chart background light ${l} dark ${d}`);
 });
