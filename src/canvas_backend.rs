@@ -12,18 +12,25 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 /// plotters-canvas keeps its error type private; name it through the trait.
 type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 
-/// A `CanvasBackend` with canvas-measured text.
+/// A `CanvasBackend` with canvas-measured text, drawing in CSS pixels.
 pub struct MeasuredCanvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    /// Canvas pixels per CSS pixel (the device pixel ratio the canvas was sized for).
+    scale: f64,
 }
 
 impl MeasuredCanvas {
-    pub fn new(canvas: HtmlCanvasElement) -> Option<MeasuredCanvas> {
+    /// A backend over `canvas`, whose pixel size is its CSS size times `scale`. Charts draw in
+    /// CSS pixels (a 12 px label is 12 CSS px on every screen) and the context scales them, so on
+    /// a high-density screen they are as large as on any other, and sharp.
+    pub fn new(canvas: HtmlCanvasElement, scale: f64) -> Option<MeasuredCanvas> {
         let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
+        context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0).ok()?;
         Some(MeasuredCanvas {
             inner: CanvasBackend::with_canvas_object(canvas)?,
             context,
+            scale,
         })
     }
 }
@@ -32,7 +39,9 @@ impl DrawingBackend for MeasuredCanvas {
     type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        let (w, h) = self.inner.get_size();
+        let css = |px: u32| (f64::from(px) / self.scale).round() as u32;
+        (css(w), css(h))
     }
 
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {

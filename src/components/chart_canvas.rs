@@ -72,7 +72,7 @@ pub fn ChartCanvas(
             surface.set_width((css_width * ratio) as u32);
             surface.set_height((css_height * ratio) as u32);
             let Some(p) = build() else { return };
-            let Some(mut backend) = MeasuredCanvas::new(surface.clone()) else {
+            let Some(mut backend) = MeasuredCanvas::new(surface.clone(), ratio) else {
                 return;
             };
             let _ = plot::draw(&mut backend, &p, &theme());

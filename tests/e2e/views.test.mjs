@@ -148,6 +148,42 @@ test('the keyboard reaches every control', async () => {
   }
 });
 
+test('charts are as large on a high-density screen as on any other, with more pixels', async () => {
+  const title = async (deviceScaleFactor) => {
+    const { page } = await fresh('', { viewport: { width: 900, height: 900 }, deviceScaleFactor, colorScheme: 'light' });
+    await drawn(page, 'chart-context');
+    const found = await page.getByTestId('chart-context').evaluate((c) => {
+      const copy = document.createElement('canvas');
+      copy.width = c.width; copy.height = c.height;
+      const ctx = copy.getContext('2d');
+      ctx.drawImage(c, 0, 0);
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      // The title is the first ink from the top in the middle third: the rows it spans.
+      const inked = (y) => {
+        for (let x = Math.floor(c.width / 3); x < (2 * c.width) / 3; x++) {
+          const i = (y * c.width + x) * 4;
+          if (data[i] + data[i + 1] + data[i + 2] < 300) return true;
+        }
+        return false;
+      };
+      let top = -1; let bottom = -1;
+      for (let y = 0; y < c.height / 4; y++) {
+        if (inked(y)) { if (top < 0) top = y; bottom = y; } else if (top >= 0) break;
+      }
+      return { pixelsPerCss: c.width / c.clientWidth, top, rows: bottom - top + 1 };
+    });
+    await page.close();
+    return found;
+  };
+  const [one, two] = [await title(1), await title(2)];
+  assert.equal(one.pixelsPerCss, 1);
+  assert.equal(two.pixelsPerCss, 2);
+  assert.ok(one.top > 0 && one.rows >= 8, `a title at 1x: ${JSON.stringify(one)}`);
+  // Twice the pixels for the same title in CSS pixels (a pixel either way for anti-aliasing).
+  assert.ok(Math.abs(two.rows - 2 * one.rows) <= 3 && Math.abs(two.top - 2 * one.top) <= 3,
+    `title rows at 1x ${JSON.stringify(one)}, at 2x ${JSON.stringify(two)}`);
+});
+
 test('dark mode is honoured', async () => {
   const light = await fresh('', { colorScheme: 'light' });
   const dark = await fresh('', { colorScheme: 'dark' });
