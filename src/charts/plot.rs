@@ -333,6 +333,25 @@ fn text(theme: &Theme, size: u32) -> TextStyle<'static> {
     (FontFamily::SansSerif, size).into_font().color(&theme.foreground)
 }
 
+/// The title's font size and lines within `room` pixels: one line at 16 px when it fits, else at
+/// 14 or 12 px, else two lines at 12 px split at the space nearest the middle (on a phone, the
+/// longer titles need two).
+fn fit_title<DB: DrawingBackend>(backend: &DB, title: &str, room: i32, theme: &Theme) -> (u32, Vec<String>) {
+    let fits = |size: u32| {
+        backend
+            .estimate_text_size(title, &text(theme, size))
+            .map_or(true, |(width, _)| width as i32 <= room)
+    };
+    if let Some(size) = [16, 14, 12].into_iter().find(|&size| fits(size)) {
+        return (size, vec![title.to_string()]);
+    }
+    let middle = title.len() / 2;
+    match title.match_indices(' ').map(|(i, _)| i).min_by_key(|&i| i.abs_diff(middle)) {
+        Some(i) => (12, vec![title[..i].to_string(), title[i + 1..].to_string()]),
+        None => (12, vec![title.to_string()]),
+    }
+}
+
 /// A filled triangle pointing up, centred on `(x, y)`, its corners `r` from the centre (at
 /// 90°, 210° and 330°: cos 30° ≈ 0.866).
 fn triangle(x: i32, y: i32, r: u32) -> [(i32, i32); 3] {
@@ -350,8 +369,11 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
     let (w, h) = backend.get_size();
     let (w, h) = (w as i32, h as i32);
     backend.draw_rect((0, 0), (w, h), &theme.background, true)?;
-    let title = text(theme, 16).pos(Pos::new(HPos::Center, VPos::Top));
-    backend.draw_text(&plot.title, &title, (w / 2, 8))?;
+    let (title_size, title_lines) = fit_title(backend, &plot.title, w - 16, theme);
+    let title = text(theme, title_size).pos(Pos::new(HPos::Center, VPos::Top));
+    for (k, line) in title_lines.iter().enumerate() {
+        backend.draw_text(line, &title, (w / 2, 8 + k as i32 * (title_size as i32 + 3)))?;
+    }
     if let Some(message) = &plot.message {
         let style = text(theme, 14).pos(Pos::new(HPos::Center, VPos::Center));
         backend.draw_text(message, &style, (w / 2, h / 2))?;
@@ -370,7 +392,7 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
         x: &plot.x,
         y: &plot.y,
         left: 10 + y_desc_room + widest + 8,
-        top: 40,
+        top: if title_lines.len() > 1 { 48 } else { 40 },
         right: w - 16,
         bottom: h - 10 - if plot.x.label.is_empty() { 0 } else { 20 } - 22,
     };
@@ -516,6 +538,41 @@ fn legend<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, frame: &Frame, them
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `<text>` elements of `plot` drawn on a `width`-pixel-wide SVG, in drawing order: (font
+    /// size as written, text).
+    fn texts(plot: &Plot, width: u32) -> Vec<(f64, String)> {
+        let mut out = String::new();
+        {
+            let mut backend = plotters::prelude::SVGBackend::with_string(&mut out, (width, 300));
+            draw(&mut backend, plot, &Theme::LIGHT).expect("chart draws");
+        }
+        out.split("<text")
+            .skip(1)
+            .map(|t| {
+                let size = t.split("font-size=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("");
+                let body = t.split('>').nth(1).and_then(|r| r.split('<').next()).unwrap_or("");
+                (size.parse().unwrap_or(0.0), body.trim().replace("&apos;", "'"))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_title_too_wide_for_the_chart_shrinks_then_takes_two_lines() {
+        let long = "Speculative decoding speed-up (no draft chosen: one at 5% of the target's bytes)";
+        let plot = |title: &str| Plot::new(title, Axis::linear("x", 0.0, 1.0), Axis::linear("y", 0.0, 1.0), Corner::UpperRight);
+        let wide = texts(&plot(long), 1200);
+        assert_eq!(wide[0].1, long);
+        let full = wide[0].0;
+        let narrow = texts(&plot(long), 320);
+        assert_eq!(narrow[0].1, "Speculative decoding speed-up (no draft");
+        assert_eq!(narrow[1].1, "chosen: one at 5% of the target's bytes)");
+        for line in &narrow[..2] {
+            assert!((line.0 / full - 12.0 / 16.0).abs() < 1e-9, "{narrow:?}");
+        }
+        let short = texts(&plot("Batching"), 320);
+        assert_eq!((short[0].0, short[0].1.as_str()), (full, "Batching"));
+    }
 
     #[test]
     fn linear_ticks_are_round_numbers_inside_the_range() {
