@@ -92,16 +92,25 @@ export async function drawn(page, testid) {
   await page.waitForFunction((id) => Number(document.querySelector(`[data-testid="${id}"]`)?.dataset.draws) >= 1, testid);
 }
 
-/** The chart's pixels once it has drawn: size, number of distinct colours (something was drawn when more than two) and a hash. */
-export async function canvasSignature(page, testid) {
+/**
+ * Runs `reader(canvas, data)` in the page on the chart's pixels once it has drawn: `data` is the
+ * RGBA bytes, row by row. The chart's canvas shows a bitmap (its context is a bitmaprenderer, with
+ * no pixels to read), so they are read from a 2D copy. `reader` must be self-contained.
+ */
+export async function chartPixels(page, testid, reader) {
   await drawn(page, testid);
-  return page.getByTestId(testid).evaluate((c) => {
-    // The chart's canvas shows a bitmap (its context is a bitmaprenderer): read it through a copy.
+  return page.evaluate(`((c) => {
     const copy = document.createElement('canvas');
     copy.width = c.width; copy.height = c.height;
     const ctx = copy.getContext('2d');
     ctx.drawImage(c, 0, 0);
-    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    return (${reader})(c, ctx.getImageData(0, 0, c.width, c.height).data);
+  })(document.querySelector('[data-testid="${testid}"]'))`);
+}
+
+/** The chart's pixels once it has drawn: size, number of distinct colours (something was drawn when more than two) and a hash. */
+export async function canvasSignature(page, testid) {
+  return chartPixels(page, testid, (c, data) => {
     let hash = 0; const colours = new Set();
     for (let i = 0; i < data.length; i += 4 * 7) {
       const v = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];

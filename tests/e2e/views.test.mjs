@@ -2,7 +2,7 @@
 // bad values keep the last estimate, and the layout holds at phone and desktop widths.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, load, ceiling, canvasSignature, drawn } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling, canvasSignature, chartPixels } from './harness.mjs';
 
 const CHARTS = ['chart-machines', 'chart-context', 'chart-quants', 'chart-spill', 'chart-batch', 'chart-spec'];
 let server; let browser;
@@ -151,13 +151,7 @@ test('the keyboard reaches every control', async () => {
 test('charts are as large on a high-density screen as on any other, with more pixels', async () => {
   const title = async (deviceScaleFactor) => {
     const { page } = await fresh('', { viewport: { width: 900, height: 900 }, deviceScaleFactor, colorScheme: 'light' });
-    await drawn(page, 'chart-context');
-    const found = await page.getByTestId('chart-context').evaluate((c) => {
-      const copy = document.createElement('canvas');
-      copy.width = c.width; copy.height = c.height;
-      const ctx = copy.getContext('2d');
-      ctx.drawImage(c, 0, 0);
-      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+    const found = await chartPixels(page, 'chart-context', (c, data) => {
       // The title is the first ink from the top in the middle third: the rows it spans.
       const inked = (y) => {
         for (let x = Math.floor(c.width / 3); x < (2 * c.width) / 3; x++) {
@@ -189,15 +183,8 @@ test('dark mode is honoured', async () => {
   const dark = await fresh('', { colorScheme: 'dark' });
   const bg = (p) => p.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(await bg(light), await bg(dark));
-  const px = async (p) => {
-    await drawn(p.page, 'chart-spill');
-    return p.page.getByTestId('chart-spill').evaluate((c) => {
-      const copy = document.createElement('canvas');
-      copy.width = c.width; copy.height = c.height;
-      copy.getContext('2d').drawImage(c, 0, 0);
-      return Array.from(copy.getContext('2d').getImageData(2, 2, 1, 1).data).slice(0, 3);
-    });
-  };
+  // The pixel at (2, 2), inside the chart's background.
+  const px = (p) => chartPixels(p.page, 'chart-spill', (c, data) => Array.from(data.slice((2 * c.width + 2) * 4, (2 * c.width + 2) * 4 + 3)));
   const [l, d] = [await px(light), await px(dark)];
   assert.ok(l[0] + l[1] + l[2] > 600 && d[0] + d[1] + d[2] < 200, `chart background light ${l} dark ${d}`);
 });
