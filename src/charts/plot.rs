@@ -336,19 +336,19 @@ fn text(theme: &Theme, size: u32) -> TextStyle<'static> {
 /// The title's font size and lines within `room` pixels: one line at 16 px when it fits, else at
 /// 14 or 12 px, else two lines at 12 px split at the space nearest the middle (on a phone, the
 /// longer titles need two).
-fn fit_title<DB: DrawingBackend>(backend: &DB, title: &str, room: i32, theme: &Theme) -> (u32, Vec<String>) {
+fn fit_title<'t, DB: DrawingBackend>(backend: &DB, title: &'t str, room: i32, theme: &Theme) -> (u32, Vec<&'t str>) {
     let fits = |size: u32| {
         backend
             .estimate_text_size(title, &text(theme, size))
             .map_or(true, |(width, _)| width as i32 <= room)
     };
     if let Some(size) = [16, 14, 12].into_iter().find(|&size| fits(size)) {
-        return (size, vec![title.to_string()]);
+        return (size, vec![title]);
     }
     let middle = title.len() / 2;
     match title.match_indices(' ').map(|(i, _)| i).min_by_key(|&i| i.abs_diff(middle)) {
-        Some(i) => (12, vec![title[..i].to_string(), title[i + 1..].to_string()]),
-        None => (12, vec![title.to_string()]),
+        Some(i) => (12, vec![&title[..i], &title[i + 1..]]),
+        None => (12, vec![title]),
     }
 }
 

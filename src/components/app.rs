@@ -132,11 +132,15 @@ pub fn App() -> impl IntoView {
     let commit_pending = StoredValue::new(true);
     // Counts edits: a pending keystroke write runs only if no edit came after it.
     let edits = StoredValue::new(0u32);
+    let next_edit = move || {
+        edits.update_value(|n| *n = n.wrapping_add(1));
+        edits.get_value()
+    };
     let suffix = presentation.to_query_suffix();
     let write = move |commit: bool| {
         if commit {
             // A committed change is written now: a pending keystroke write has nothing to add.
-            edits.update_value(|n| *n = n.wrapping_add(1));
+            next_edit();
         }
         let query = format!("{}{}", scenario.with_untracked(Scenario::to_query), suffix);
         let push = commit_pending.get_value();
@@ -158,7 +162,7 @@ pub fn App() -> impl IntoView {
         set_notices.set(n);
         set_epoch.update(|e| *e += 1);
         commit_pending.set_value(true);
-        edits.update_value(|n| *n = n.wrapping_add(1));
+        next_edit();
     });
 
     // The answer first: the headline mounts and paints on its own, the form beside it in the
@@ -188,8 +192,7 @@ pub fn App() -> impl IntoView {
                 <div
                     {..on("input", move |_| {
                         let write = write_input.clone();
-                        edits.update_value(|n| *n = n.wrapping_add(1));
-                        let this = edits.get_value();
+                        let this = next_edit();
                         browser::after_ms(URL_QUIET_MS, move || {
                             if edits.get_value() == this {
                                 write(false);
