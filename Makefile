@@ -24,16 +24,14 @@ test: setup lint test-native test-web dist test-e2e
 
 lint: setup
 	cargo fmt --all --check
-	cargo clippy --workspace --all-targets --all-features -- -D warnings
+	cargo clippy --all-targets --all-features -- -D warnings
 	$(WEB) cargo clippy --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings
-	$(WEB) cargo clippy --target wasm32-unknown-unknown -p wasm-streams --all-targets -- -D warnings
 
 test-native:
-	cargo test --workspace --all-targets --all-features
+	cargo test --all-targets --all-features
 
 test-web: setup
 	$(WEB) cargo test --target wasm32-unknown-unknown --test web
-	$(WEB) cargo test --target wasm32-unknown-unknown -p wasm-streams --test web
 
 test-e2e: dist
 	cd tests/e2e && node --test --test-concurrency=1 *.test.mjs

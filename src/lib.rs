@@ -10,7 +10,6 @@
 //! - [`scenario`]: every input, and the one codec to and from a URL query string.
 //! - [`views`]: what the tables and the headline show.
 //! - [`decimal`]: decimal text to `f64`, without the standard parser's tables.
-//! - [`heap`]: the page's memory allocator, smaller than std's.
 //! - [`charts`]: chart drawing, generic over any plotters `DrawingBackend`.
 //!
 //! The browser app (`app`, `components`) is compiled only for `wasm32`.
@@ -20,7 +19,6 @@ pub mod catalog;
 pub mod charts;
 pub mod decimal;
 pub mod estimator;
-pub mod heap;
 pub mod import;
 pub mod imported;
 pub mod scenario;
