@@ -12,7 +12,6 @@ use super::inputs_form::InputsForm;
 use super::notices::Notices;
 use super::quant_table::QuantTable;
 use super::share_panel::SharePanel;
-use super::{attr, on};
 use crate::browser;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
@@ -190,7 +189,7 @@ pub fn App() -> impl IntoView {
             <Notices notices=notices />
             <div class="layout">
                 <div
-                    {..on("input", move |_| {
+                    on:input={move |_| {
                         let write = write_input.clone();
                         let this = next_edit();
                         browser::after_ms(URL_QUIET_MS, move || {
@@ -198,8 +197,8 @@ pub fn App() -> impl IntoView {
                                 write(false);
                             }
                         });
-                    })}
-                    {..on("change", move |_| write(true))}
+                    }}
+                    on:change={move |_| write(true)}
                 >
                     {move || {
                         epoch.get();
@@ -208,7 +207,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 <div class="results">
                     <Show when=move || problems().is_some()>
-                        <p class="scenario-error" {..attr("role", "alert")} data-testid="scenario-error">
+                        <p class="scenario-error" role="alert" data-testid="scenario-error">
                             {move || problems().unwrap_or_default()}
                             " — showing the last valid estimate."
                         </p>

@@ -6,7 +6,6 @@ use std::rc::Rc;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use super::{attr, on};
 use crate::canvas_backend::MeasuredCanvas;
 use crate::charts::plot::{self, Plot};
 use crate::charts::Theme;
@@ -89,14 +88,14 @@ pub fn ChartCanvas(
     });
     view! {
         <figure class="chart">
-            <canvas node_ref=canvas_ref data-testid=testid aria-label={label} {..attr("role", "img")}></canvas>
+            <canvas node_ref=canvas_ref data-testid=testid aria-label={label} role="img"></canvas>
             <button
-                {..attr("type", "button")}
+                type="button"
                 class="export"
                 data-testid=format!("export-{testid}-png")
-                {..on("click", move |_| {
+                on:click={move |_| {
                     crate::browser::download_canvas_png(testid, &format!("tokbound-{testid}.png"));
-                })}
+                }}
             >
                 "PNG"
             </button>

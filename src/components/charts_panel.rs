@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::chart_canvas::{plot_source, ChartCanvas, PlotSource};
 use super::scenario;
 use crate::catalog::catalog;
@@ -131,7 +130,7 @@ pub fn ChartsPanel(
         show(name).then(|| view! { <ChartCanvas testid=testid label=label chart=source /> })
     };
     view! {
-        <section class="charts" {..attr("aria-label", "charts")}>
+        <section class="charts" aria-label="charts">
             {chart("machines", "chart-machines", "decode ceiling and expected speed by machine", plot_source(bars, |b| Some(machines::plot(b))))}
             {chart("context", "chart-context", "decode speed against context length", plot_source(context_key, |key| {
                 key.as_ref().map(|(inputs, measured)| context::plot(&context_data(inputs, measured.clone())))

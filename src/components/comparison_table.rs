@@ -5,7 +5,6 @@ use leptos::prelude::*;
 
 use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::scenario;
-use super::{attr, on};
 use crate::catalog::Kind;
 use crate::scenario::DEFAULT_HW;
 use crate::units::{fmt_bytes, fmt_tok_s};
@@ -100,18 +99,18 @@ pub fn ComparisonTable(
             _ => "none",
         };
         view! {
-            <th {..attr("scope", "col")} {..attr("role", "columnheader")} aria-sort=aria>
+            <th scope="col" role="columnheader" aria-sort=aria>
                 <button
-                    {..attr("type", "button")}
+                    type="button"
                     data-testid=format!("sort-{}", col.id())
-                    {..on("click", move |_| set_sort.update(|(c, asc)| {
+                    on:click={move |_| set_sort.update(|(c, asc)| {
                         if *c == col {
                             *asc = !*asc;
                         } else {
                             *c = col;
                             *asc = matches!(col, Column::Machine | Column::Kind);
                         }
-                    }))}
+                    })}
                 >
                     {col.label()}
                     {move || match sort.get() {
@@ -130,31 +129,31 @@ pub fn ComparisonTable(
                 <span class="field-label">"Show"</span>
                 <select
                     data-testid="filter-kind"
-                    {..on("change", move |ev| set_kind.set(Kind::parse(&event_target_value(&ev))))}
+                    on:change={move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))}
                 >
-                    <option {..attr("value", "all")}>"all kinds"</option>
+                    <option value="all">"all kinds"</option>
                     {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
                 </select>
             </label>
             <button
-                {..attr("type", "button")}
+                type="button"
                 class="export"
                 data-testid="export-machines-csv"
-                {..on("click", move |_| {
+                on:click={move |_| {
                     crate::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&sorted()));
-                })}
+                }}
             >
                 "Download CSV"
             </button>
             <div class="table-wrap">
-                <table class="rows machines" {..attr("role", "table")} data-testid="comparison-table">
-                    <thead {..attr("role", "rowgroup")}>
-                        <tr {..attr("role", "row")}>
+                <table class="rows machines" role="table" data-testid="comparison-table">
+                    <thead role="rowgroup">
+                        <tr role="row">
                             {Column::ALL.into_iter().map(header).collect_view()}
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Measured (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Measured (tok/s)"</th>
                         </tr>
                     </thead>
-                    <tbody {..attr("role", "rowgroup")} node_ref=body></tbody>
+                    <tbody role="rowgroup" node_ref=body></tbody>
                 </table>
             </div>
         </section>

@@ -4,7 +4,6 @@ use leptos::prelude::*;
 
 use super::number_field::NumberField;
 use super::scenario;
-use super::{attr, on};
 use crate::scenario::DEFAULT_CTX;
 
 /// Slider positions are log2(tokens) in tenths, from 2^7 = 128 to 2^20 = 1,048,576.
@@ -33,15 +32,15 @@ pub fn ContextField() -> impl IntoView {
                 view! { <NumberField key="ctx" label="Context" hint="tokens" testid="input-ctx" /> }
             }}
             <input
-                {..attr("type", "range")}
+                type="range"
                 class="ctx-slider"
-                {..attr("aria-label", "context length, log scale")}
+                aria-label="context length, log scale"
                 data-testid="input-ctx-slider"
-                {..attr("min", LOG_MIN)}
-                {..attr("max", LOG_MAX)}
-                {..attr("step", "0.1")}
+                min=LOG_MIN
+                max=LOG_MAX
+                step="0.1"
                 prop:value={slider}
-                {..on("input", on_slide)}
+                on:input={on_slide}
             />
         </div>
     }

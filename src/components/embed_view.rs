@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::headline::Headline;
@@ -36,7 +35,7 @@ pub fn EmbedView(
             {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
             {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
             <p class="embed-link">
-                <a href={full} {..attr("target", "_blank")} {..attr("rel", "noopener")} data-testid="open-full">"open in tokbound ↗"</a>
+                <a href={full} target="_blank" rel="noopener" data-testid="open-full">"open in tokbound ↗"</a>
             </p>
         </main>
     }

@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::attr;
 use crate::estimator::{Estimate, Inputs};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views;
@@ -16,7 +15,7 @@ pub fn Headline(
     let e = move || estimate.get().map(|(_, e)| e);
     let with = move |f: fn(&Estimate) -> String| move || e().map(|e| f(&e)).unwrap_or_default();
     view! {
-        <section class="headline" {..attr("aria-live", "polite")}>
+        <section class="headline" aria-live="polite">
             <p class="big">
                 <span data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
                 <span class="label">" ceiling"</span>

@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 
 use super::scenario;
-use super::{attr, on};
 use crate::import::{config, gguf};
 use crate::imported::Imported;
 
@@ -96,31 +95,28 @@ pub fn ImportPanel() -> impl IntoView {
             take_file(file);
         }
     };
-    let on_drop = move |ev: leptos::ev::Event| {
+    let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        let Some(ev) = wasm_bindgen::JsCast::dyn_ref::<leptos::ev::DragEvent>(&ev) else {
-            return;
-        };
         if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
             take_file(file);
         }
     };
     view! {
-        <section class="import" {..attr("aria-label", "import a model")} {..on("dragover", |ev| ev.prevent_default())} {..on("drop", on_drop)}>
+        <section class="import" aria-label="import a model" on:dragover=|ev| ev.prevent_default() on:drop=on_drop>
             <h2>"Your own model"</h2>
             <p class="hint">"Paste a Hugging Face config.json, or choose or drop a .gguf file: only its header is read, never the weights, and nothing leaves this page."</p>
             <label class="field wide">
                 <span class="field-label">"config.json"</span>
-                <textarea {..attr("rows", "4")} data-testid="import-config" {..attr("placeholder", "{\"num_hidden_layers\": 32, …}")} prop:value={config_text} {..on("input", move |ev| set_config_text.set(event_target_value(&ev)))}></textarea>
+                <textarea rows="4" data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value={config_text} on:input={move |ev| set_config_text.set(event_target_value(&ev))}></textarea>
             </label>
             <div class="share-row">
-                <button {..attr("type", "button")} data-testid="import-config-apply" {..on("click", move |_| apply_config())}>"Use this config"</button>
+                <button type="button" data-testid="import-config-apply" on:click={move |_| apply_config()}>"Use this config"</button>
                 <label class="file">
                     <span>"GGUF or config.json file: "</span>
-                    <input {..attr("type", "file")} {..attr("accept", ".gguf,.json")} data-testid="import-file" {..on("change", on_file)} />
+                    <input type="file" accept=".gguf,.json" data-testid="import-file" on:change={on_file} />
                 </label>
             </div>
-            <div data-testid="import-status" class="import-status" {..attr("role", "status")}>
+            <div data-testid="import-status" class="import-status" role="status">
                 {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
                 {move || match status.get() {
                     Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),

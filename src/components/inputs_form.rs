@@ -8,7 +8,6 @@ use super::model_picker::ModelPicker;
 use super::number_field::NumberField;
 use super::scenario;
 use super::select_field::SelectField;
-use super::{attr, on};
 use crate::catalog::catalog;
 use crate::estimator::DEFAULT_RAM_BW_GBS;
 use crate::scenario::{DEFAULT_KV, DEFAULT_QUANT};
@@ -40,7 +39,7 @@ pub fn InputsForm() -> impl IntoView {
     );
     let offload = move || scenario.with(|s| s.offload_experts == Some(true));
     view! {
-        <form class="inputs" {..on("submit", |ev| ev.prevent_default())} {..attr("aria-label", "scenario")}>
+        <form class="inputs" on:submit={|ev| ev.prevent_default()} aria-label="scenario">
             <MachinePicker />
             <ModelPicker />
             <fieldset class="picker">
@@ -56,13 +55,13 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key="ram_bw" label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
                 <label class="field check">
                     <input
-                        {..attr("type", "checkbox")}
+                        type="checkbox"
                         data-testid="input-offload"
                         prop:checked={offload}
-                        {..on("change", move |ev| {
+                        on:change={move |ev| {
                             let on = event_target_checked(&ev);
                             scenario.update(|s| s.offload_experts = on.then_some(true));
-                        })}
+                        }}
                     />
                     <span>"Experts in RAM (MoE expert offload)"</span>
                 </label>

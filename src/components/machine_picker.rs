@@ -5,7 +5,6 @@ use leptos::prelude::*;
 use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
-use super::{attr, on};
 use crate::catalog::{catalog, Kind};
 use crate::scenario::DEFAULT_HW;
 
@@ -94,16 +93,16 @@ pub fn MachinePicker() -> impl IntoView {
             <label class="field">
                 <span class="field-label">"Search machines"</span>
                 <input
-                    {..attr("type", "search")}
+                    type="search"
                     data-testid="input-machine-search"
-                    {..attr("placeholder", "4090, M3, DDR5…")}
+                    placeholder="4090, M3, DDR5…"
                     prop:value={search}
-                    {..on("input", move |ev| set_search.set(event_target_value(&ev)))}
+                    on:input={move |ev| set_search.set(event_target_value(&ev))}
                 />
             </label>
             <label class="field wide">
                 <span class="field-label">"Machine"</span>
-                <select data-testid="input-machine" {..on("change", on_change)} node_ref=select></select>
+                <select data-testid="input-machine" on:change={on_change} node_ref=select></select>
             </label>
             // Where the machine's figures come from: a wrong bandwidth is the commonest complaint
             // about calculators like this one, so the page says where each one was read.
@@ -125,10 +124,10 @@ pub fn MachinePicker() -> impl IntoView {
                         <span class="field-label">"Kind"</span>
                         <select
                             data-testid="input-kind"
-                            {..on("change", move |ev| {
+                            on:change={move |ev| {
                                 let v = event_target_value(&ev);
                                 scenario.update(|s| s.kind = Kind::parse(&v));
-                            })}
+                            }}
                             node_ref=kind_select
                         ></select>
                     </label>

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use super::number_field::NumberField;
-use super::on;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use crate::catalog::catalog;
@@ -70,7 +69,7 @@ pub fn ModelPicker() -> impl IntoView {
             <legend>"Model"</legend>
             <label class="field wide">
                 <span class="field-label">"Model"</span>
-                <select data-testid="input-model" {..on("change", on_change)} node_ref=select></select>
+                <select data-testid="input-model" on:change={on_change} node_ref=select></select>
             </label>
             <Show when=move || is_custom.get()>
                 <div class="custom-fields">

@@ -1,6 +1,5 @@
 //! Notices about the link the page was opened with: each bad key, literally, and why.
 
-use super::attr;
 use leptos::prelude::*;
 
 /// The list of URL notices (`url-notices`); empty when the link was clean.
@@ -11,7 +10,7 @@ pub fn Notices(
 ) -> impl IntoView {
     view! {
         <Show when=move || notices.with(|n| !n.is_empty())>
-            <div class="notices" {..attr("role", "alert")} data-testid="url-notices">
+            <div class="notices" role="alert" data-testid="url-notices">
                 <p>"Some values in this link could not be used:"</p>
                 <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
             </div>

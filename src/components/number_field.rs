@@ -4,7 +4,6 @@
 use leptos::prelude::*;
 
 use super::scenario;
-use super::{attr, on};
 use crate::catalog::catalog;
 
 /// A labelled field for scenario key `key`; invalid text stays in the box with its message.
@@ -53,16 +52,16 @@ pub fn NumberField(
         <label class="field" class:invalid=move || error.with(Option::is_some)>
             <span class="field-label">{label} {(!hint.is_empty()).then(|| view! { <small>" " {hint}</small> })}</span>
             <input
-                {..attr("type", "text")}
-                {..attr("inputmode", "decimal")}
-                {..attr("autocomplete", "off")}
+                type="text"
+                inputmode="decimal"
+                autocomplete="off"
                 data-testid=testid
                 aria-describedby=error_id.clone()
                 placeholder=placeholder.unwrap_or_default()
                 prop:value={text}
-                {..on("input", on_input)}
+                on:input={on_input}
             />
-            <span class="field-error" id=error_id data-testid=format!("{testid}-error") {..attr("role", "status")}>{move || error.get()}</span>
+            <span class="field-error" id=error_id data-testid=format!("{testid}-error") role="status">{move || error.get()}</span>
         </label>
     }
 }

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use super::live_cells::{LiveTable, RowText, TableSpec};
-use super::{attr, on};
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, QuantRow};
 
@@ -40,29 +39,29 @@ pub fn QuantTable(
         <section class="table-section">
             <h2>"This machine, every quantization"</h2>
             <button
-                {..attr("type", "button")}
+                type="button"
                 class="export"
                 data-testid="export-quants-csv"
-                {..on("click", move |_| {
+                on:click={move |_| {
                     crate::browser::download_text("tokbound-quants.csv", "text/csv", &views::quant_rows_csv(&rows.get_untracked()));
-                })}
+                }}
             >
                 "Download CSV"
             </button>
             <div class="table-wrap">
-                <table class="rows formats" {..attr("role", "table")} data-testid="quant-table">
-                    <thead {..attr("role", "rowgroup")}>
-                        <tr {..attr("role", "row")}>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Format"</th>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Bits/weight"</th>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Weights"</th>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Ceiling (tok/s)"</th>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Expected (tok/s)"</th>
-                            <th {..attr("scope", "col")} {..attr("role", "columnheader")}>"Fits?"</th>
+                <table class="rows formats" role="table" data-testid="quant-table">
+                    <thead role="rowgroup">
+                        <tr role="row">
+                            <th scope="col" role="columnheader">"Format"</th>
+                            <th scope="col" role="columnheader">"Bits/weight"</th>
+                            <th scope="col" role="columnheader">"Weights"</th>
+                            <th scope="col" role="columnheader">"Ceiling (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Expected (tok/s)"</th>
+                            <th scope="col" role="columnheader">"Fits?"</th>
                         </tr>
                     </thead>
                     // Rows built and kept in step by the table's one effect (live_cells).
-                    <tbody {..attr("role", "rowgroup")} node_ref=body></tbody>
+                    <tbody role="rowgroup" node_ref=body></tbody>
                 </table>
             </div>
         </section>

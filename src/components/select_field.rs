@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use super::on;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 
@@ -48,7 +47,7 @@ pub fn SelectField(
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
-            <select data-testid={testid} {..on("change", on_change)} node_ref=select></select>
+            <select data-testid={testid} on:change={on_change} node_ref=select></select>
         </label>
     }
 }

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use super::scenario;
-use super::{attr, on};
 use crate::browser;
 use crate::scenario::Presentation;
 
@@ -31,19 +30,19 @@ pub fn SharePanel() -> impl IntoView {
     let (copied, set_copied) = signal(None::<bool>);
     let link_for_copy = link.clone();
     view! {
-        <section class="share" {..attr("aria-label", "share")}>
+        <section class="share" aria-label="share">
             <h2>"Share this scenario"</h2>
             <div class="share-row">
-                <input {..attr("type", "text")} {..attr("readonly", true)} data-testid="share-url" {..attr("aria-label", "link to this scenario")} prop:value=link />
+                <input type="text" readonly=true data-testid="share-url" aria-label="link to this scenario" prop:value=link />
                 <button
-                    {..attr("type", "button")}
+                    type="button"
                     data-testid="copy-link"
-                    {..on("click", move |_| {
+                    on:click={move |_| {
                         let text = link_for_copy();
                         wasm_bindgen_futures::spawn_local(async move {
                             set_copied.set(Some(browser::copy_to_clipboard(text).await));
                         });
-                    })}
+                    }}
                 >
                     {move || match copied.get() {
                         None => "Copy link",
@@ -54,7 +53,7 @@ pub fn SharePanel() -> impl IntoView {
             </div>
             <label class="field wide">
                 <span class="field-label">"Embed in a page (iframe)"</span>
-                <textarea {..attr("readonly", true)} {..attr("rows", "3")} data-testid="embed-snippet" prop:value=snippet></textarea>
+                <textarea readonly=true rows="3" data-testid="embed-snippet" prop:value=snippet></textarea>
             </label>
         </section>
     }
