@@ -142,17 +142,13 @@ fn the_config_importer_takes_any_json() {
     let t = Instant::now();
     runner()
         .run(&prop_oneof![json(), ".{0,200}"], |text| {
-            // The importer's JSON reader agrees with serde_json: it reads every document serde_json
-            // reads, and writes a document in serde_json's compact form back byte for byte.
-            if let Ok(theirs) = serde_json::from_str::<serde_json::Value>(&text) {
-                let ours = tokbound::import::json::parse(&text).map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
-                if serde_json::to_string(&theirs).ok().as_deref() == Some(text.as_str()) {
-                    prop_assert_eq!(ours.to_string(), text.clone());
+            // Every error names what is wrong in a line a person can read.
+            match from_config_json(&text) {
+                Err(e) => prop_assert!(!e.is_empty() && e.chars().count() < 400, "{e}"),
+                Ok(c) => {
+                    prop_assert!(c.params_b.is_finite() && c.params_b >= 0.0);
+                    prop_assert!(c.arch.kv_bytes(1e6, 16.0).is_finite());
                 }
-            }
-            if let Ok(c) = from_config_json(&text) {
-                prop_assert!(c.params_b.is_finite() && c.params_b >= 0.0);
-                prop_assert!(c.arch.kv_bytes(1e6, 16.0).is_finite());
             }
             Ok(())
         })

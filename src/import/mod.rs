@@ -7,14 +7,11 @@
 //!   out), and the architecture from the `{arch}.*` metadata. Only the header is read, in growing
 //!   slices from the start of the file, so multi-GB files cost a few MiB of reading.
 //!
-//! - [`json`]: the small JSON reader behind [`config`].
-//!
 //! Both are plain Rust (no web imports): the CLI, the native tests and the browser share them.
 //! Each returns an `unread` list of what it could not read or had to assume, in plain words.
 
 pub mod config;
 pub mod gguf;
-pub mod json;
 
 use crate::estimator::arch::Arch;
 use gguf::Gguf;
