@@ -19,13 +19,13 @@
 //! the measurements, use [`CPU_PRIOR`]. The band is the 10th–90th percentile of the fit's
 //! residuals ln(measured ÷ fitted) within the class.
 //!
-//! `tests/calibration.rs` recomputes the leave-one-machine-out error and docs/accuracy.md reports it.
+//! The fit is handed to the estimator as each machine's [`TimeModel`]; `crate::catalog` fits it on
+//! the shipped measurements. `tests/calibration.rs` recomputes the leave-one-machine-out error and
+//! docs/accuracy.md reports it.
 
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
-use crate::catalog::{self, Catalog, Kind, Measurement};
-use crate::estimator::{PoolRead, GB};
+use crate::estimator::{Coefficients, Kind, TimeModel, GB};
 
 /// Fewer measured machines than this and a class borrows the pooled fit.
 pub const MIN_MACHINES: usize = 3;
@@ -73,23 +73,6 @@ impl Class {
     }
 }
 
-/// The fitted time model of one class.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Coefficients {
-    /// Fixed seconds per token.
-    pub overhead_s: f64,
-    /// Multiplier on weight bytes ÷ bandwidth (1 ÷ streaming efficiency).
-    pub weight: f64,
-    /// Multiplier on KV bytes ÷ bandwidth.
-    pub kv: f64,
-}
-
-impl Coefficients {
-    fn seconds(&self, w_over_bw: f64, kv_over_bw: f64) -> f64 {
-        self.overhead_s + self.weight * w_over_bw + self.kv * kv_over_bw
-    }
-}
-
 /// One measured row reduced to what the fit needs.
 #[derive(Clone, Debug)]
 pub struct Point {
@@ -122,20 +105,14 @@ impl Calibration {
         self.classes.iter().find(|c| c.0 == class).map_or(DEFAULT_BAND, |c| c.2)
     }
 
-    /// Expected seconds per token for reads spread over `pools` (the first is the machine's own).
-    pub fn step_seconds(&self, class: Class, pools: &[PoolRead]) -> f64 {
-        let own = self.coefficients(class);
-        let slow = self.coefficients(Class::Cpu);
-        pools
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let c = if i == 0 { own } else { slow };
-                let bw = p.bandwidth_gbs * GB;
-                c.weight * p.weight_bytes / bw + c.kv * p.kv_bytes / bw
-            })
-            .sum::<f64>()
-            + own.overhead_s
+    /// The time model of a machine in `class`: its own coefficients, the CPU class's for the slow
+    /// pool it spills to, and its band.
+    pub fn time_model(&self, class: Class) -> TimeModel {
+        TimeModel {
+            own: self.coefficients(class),
+            slow: self.coefficients(Class::Cpu),
+            band: self.band(class),
+        }
     }
 
     /// Fits every class on `points`.
@@ -244,70 +221,6 @@ fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
         x[row] = (b[row] - s) / a[row][row];
     }
     x.iter().all(|v| v.is_finite()).then_some(x)
-}
-
-/// The measured rows of `cat` as fit points, with bytes from the estimator's own arithmetic.
-pub fn points(cat: &Catalog) -> Result<Vec<Point>, String> {
-    cat.measurements.iter().map(|m| point(cat, m)).collect()
-}
-
-fn point(cat: &Catalog, m: &Measurement) -> Result<Point, String> {
-    let machine = cat.machine(&m.hw)?;
-    let model = cat.model(&m.model)?;
-    let quant = cat.quant(&m.quant)?;
-    let f16 = cat.kv_type("f16")?;
-    let inputs = crate::estimator::Inputs {
-        machine: crate::estimator::MachineSpec {
-            name: machine.name.clone(),
-            kind: machine.kind,
-            bandwidth_gbs: machine.bandwidth_gbs,
-            memory_gib: None,
-            tflops: None,
-            usable_fraction: 1.0,
-            hbm: machine.is_hbm(),
-        },
-        model: crate::estimator::ModelSpec::Arch {
-            name: model.name.clone(),
-            arch: Box::new(model.arch.clone()),
-        },
-        weights: crate::estimator::WeightSpec::Bits {
-            bpw: quant.bpw,
-            other_bpw: quant.other_bpw,
-        },
-        context: m.context,
-        kv_bits: f16.bpw,
-        placement: crate::estimator::Placement {
-            gpu_frac: Some(1.0),
-            ram_bw_gbs: 1.0,
-            expert_offload: false,
-        },
-        tp: 1,
-        split: 1,
-        batch: None,
-        speculation: None,
-        prompt: 0.0,
-    };
-    let wb = inputs.weight_bytes();
-    let w = wb.read(Some(&model.arch), 1.0);
-    let kv = inputs.kv_bytes(m.context);
-    Ok(Point {
-        machine: m.hw.clone(),
-        class: Class::of(machine.kind, machine.is_hbm()),
-        bandwidth_gbs: machine.bandwidth_gbs,
-        weight_bytes: w,
-        kv_bytes: kv,
-        measured_tok_s: m.tg_tok_s,
-        ceiling_tok_s: machine.bandwidth_gbs * GB / (w + kv),
-    })
-}
-
-/// The calibration fitted on the built-in measurements, computed once.
-pub fn calibration() -> &'static Calibration {
-    static CAL: OnceLock<Calibration> = OnceLock::new();
-    CAL.get_or_init(|| {
-        let points = points(catalog::catalog()).unwrap_or_else(|e| panic!("built-in measurements: {e}"));
-        Calibration::fit(&points)
-    })
 }
 
 /// |ln(expected ÷ measured)| for every row, each predicted by a fit that never saw its machine.

@@ -2,8 +2,7 @@
 //! string and back. The web app's URL, the CLI argument and the tests all go through it;
 //! docs/scenario.md lists every key with its unit and default.
 
-use serde::{Deserialize, Serialize};
-
+use crate::calibration::Class;
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Placement, Speculation, WeightSpec};
 use crate::units;
@@ -19,13 +18,13 @@ pub const DEFAULT_K: u32 = 4;
 pub const DEFAULT_ACCEPT: f64 = 0.7;
 
 /// A size as the user wrote it, kept in its unit so links round-trip exactly.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Size {
     pub value: f64,
     pub unit: SizeUnit,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SizeUnit {
     B,
     KB,
@@ -98,7 +97,7 @@ impl std::fmt::Display for Size {
 }
 
 /// Every input the user can set; `None` means "the default" (or "not given" for custom keys).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Scenario {
     pub hw: Option<String>,
     pub bw: Option<f64>,
@@ -429,6 +428,7 @@ impl Scenario {
                 tflops: self.tflops,
                 usable_fraction: self.usable.unwrap_or(if self.kind == Some(Kind::Apple) { 0.75 } else { 1.0 }),
                 hbm: false,
+                time: crate::catalog::calibration().time_model(Class::of(self.kind.unwrap_or(Kind::Gpu), false)),
             })
         } else {
             match cat.machine(self.hw.as_deref().unwrap_or(DEFAULT_HW)) {
@@ -613,6 +613,7 @@ pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
         tflops: m.fp16_tflops,
         usable_fraction: m.usable_fraction.unwrap_or(1.0),
         hbm: m.is_hbm(),
+        time: crate::catalog::calibration().time_model(Class::of(m.kind, m.is_hbm())),
     }
 }
 

@@ -1,10 +1,158 @@
 //! What the page's tables and headline show, computed without any web import so it is tested
 //! natively: one row per machine, one row per format, the division written out.
 
+use serde::Serialize;
+
 use crate::catalog::{Catalog, Kind};
-use crate::estimator::{estimate, Estimate, Inputs};
+use crate::estimator::{estimate, BatchResult, Estimate, Inputs, Note, Pool, SpecResult};
 use crate::scenario::Scenario;
 use crate::units::{fmt_bytes, fmt_tok_s};
+
+/// The heading of a kind's group in the machine lists.
+pub fn kind_label(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Gpu => "Discrete GPUs",
+        Kind::Apple => "Apple silicon",
+        Kind::Soc => "Other unified-memory SoCs",
+        Kind::Cpu => "CPU memory systems",
+    }
+}
+
+/// A memory pool's name as the page and the CLI's JSON write it.
+pub fn pool_label(pool: Pool) -> &'static str {
+    match pool {
+        Pool::Vram => "VRAM",
+        Pool::SystemRam => "system RAM",
+        Pool::Unified => "unified memory",
+        Pool::Disk => "disk",
+    }
+}
+
+/// A note in plain words.
+pub fn note_text(note: &Note) -> String {
+    match note {
+        Note::ExpertOffload => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
+        Note::ExpertOffloadIgnored => "expert offload needs a mixture-of-experts model from the catalog and a GPU machine; ignored".into(),
+        Note::MemoryUnknown => "memory not given: fit unknown".into(),
+        Note::KvNotModelled => "KV cache not modelled: give layers, kv_heads and head_dim".into(),
+        Note::PrefillNoTflops => "prefill unknown: no TFLOPS figure for this machine".into(),
+        Note::PrefillNoParams => "prefill unknown: give the parameter count".into(),
+    }
+}
+
+/// An estimate as the CLI prints it (JSON field names and pool labels are a documented contract:
+/// docs/cli.md).
+#[derive(Serialize)]
+pub struct Report {
+    pub ceiling_tok_s: f64,
+    pub expected_tok_s: f64,
+    pub expected_low_tok_s: f64,
+    pub expected_high_tok_s: f64,
+    pub bytes_per_token: BytesReport,
+    pub pools: Vec<PoolReport>,
+    pub memory_needed_bytes: f64,
+    pub memory_available_bytes: Option<f64>,
+    pub fits: Option<bool>,
+    pub spill: Option<SpillReport>,
+    pub stored_weight_bytes: f64,
+    pub ttft_s: Option<f64>,
+    pub prefill_tok_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<BatchReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speculative: Option<SpecReport>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct BytesReport {
+    pub weights: f64,
+    pub kv: f64,
+    pub total: f64,
+}
+
+#[derive(Serialize)]
+pub struct PoolReport {
+    pub pool: &'static str,
+    pub bandwidth_gbs: f64,
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    pub seconds: f64,
+}
+
+#[derive(Serialize)]
+pub struct SpillReport {
+    pub pool: &'static str,
+    pub into: &'static str,
+    pub bytes: f64,
+    pub fraction: f64,
+}
+
+#[derive(Serialize)]
+pub struct BatchReport {
+    pub size: u32,
+    pub aggregate_tok_s: f64,
+    pub per_stream_tok_s: f64,
+    pub compute_bound_from: Option<u32>,
+}
+
+#[derive(Serialize)]
+pub struct SpecReport {
+    pub tok_s: f64,
+    pub speedup: f64,
+    pub tokens_per_step: f64,
+}
+
+impl Report {
+    pub fn of(e: &Estimate) -> Report {
+        Report {
+            ceiling_tok_s: e.ceiling_tok_s,
+            expected_tok_s: e.expected_tok_s,
+            expected_low_tok_s: e.expected_low_tok_s,
+            expected_high_tok_s: e.expected_high_tok_s,
+            bytes_per_token: BytesReport {
+                weights: e.bytes_per_token.weights,
+                kv: e.bytes_per_token.kv,
+                total: e.bytes_per_token.total,
+            },
+            pools: e
+                .pools
+                .iter()
+                .map(|p| PoolReport {
+                    pool: pool_label(p.pool),
+                    bandwidth_gbs: p.bandwidth_gbs,
+                    weight_bytes: p.weight_bytes,
+                    kv_bytes: p.kv_bytes,
+                    seconds: p.seconds,
+                })
+                .collect(),
+            memory_needed_bytes: e.memory_needed_bytes,
+            memory_available_bytes: e.memory_available_bytes,
+            fits: e.fits,
+            spill: e.spill.as_ref().map(|sp| SpillReport {
+                pool: pool_label(sp.pool),
+                into: pool_label(sp.into),
+                bytes: sp.bytes,
+                fraction: sp.fraction,
+            }),
+            stored_weight_bytes: e.stored_weight_bytes,
+            ttft_s: e.ttft_s,
+            prefill_tok_s: e.prefill_tok_s,
+            batch: e.batch.as_ref().map(|b: &BatchResult| BatchReport {
+                size: b.size,
+                aggregate_tok_s: b.aggregate_tok_s,
+                per_stream_tok_s: b.per_stream_tok_s,
+                compute_bound_from: b.compute_bound_from,
+            }),
+            speculative: e.speculative.as_ref().map(|s: &SpecResult| SpecReport {
+                tok_s: s.tok_s,
+                speedup: s.speedup,
+                tokens_per_step: s.tokens_per_step,
+            }),
+            notes: e.notes.iter().map(note_text).collect(),
+        }
+    }
+}
 
 /// One machine in the comparison table.
 #[derive(Clone, Debug, PartialEq)]
@@ -282,7 +430,7 @@ pub fn division(e: &Estimate) -> String {
                     "{} ÷ {} GB/s ({})",
                     fmt_bytes(p.weight_bytes + p.kv_bytes),
                     trim(p.bandwidth_gbs),
-                    p.pool
+                    pool_label(p.pool)
                 )
             })
             .collect();
@@ -306,11 +454,11 @@ pub fn fit_text(e: &Estimate) -> String {
         (Some(false), Some(a), Some(sp)) => format!(
             "Does not fit: needs {}, {} holds {} usable. {} over; {:.0}% of the weight bytes are read from {}.",
             fmt_bytes(e.memory_needed_bytes),
-            sp.pool,
+            pool_label(sp.pool),
             fmt_bytes(a),
             fmt_bytes(sp.bytes),
             sp.fraction * 100.0,
-            sp.into
+            pool_label(sp.into)
         ),
         (Some(false), Some(a), None) => format!(
             "Does not fit: needs {} of {} usable.",

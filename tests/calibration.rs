@@ -5,7 +5,7 @@ use tokbound::calibration::{self, quantile};
 use tokbound::catalog::catalog;
 
 fn lomo() -> (f64, f64) {
-    let points = calibration::points(catalog()).unwrap();
+    let points = catalog().measured_points().unwrap();
     let mut errs: Vec<f64> = calibration::leave_one_machine_out(&points).into_iter().map(|e| e.1).collect();
     errs.sort_by(f64::total_cmp);
     (quantile(&errs, 0.5), quantile(&errs, 0.9))
@@ -20,7 +20,7 @@ fn held_out_machines_are_predicted_within_the_targets() {
 
 #[test]
 fn the_ceiling_bounds_the_measurements() {
-    let points = calibration::points(catalog()).unwrap();
+    let points = catalog().measured_points().unwrap();
     let above = points.iter().filter(|p| p.measured_tok_s > p.ceiling_tok_s).count();
     assert!(
         above as f64 <= 0.02 * points.len() as f64,
@@ -31,7 +31,7 @@ fn the_ceiling_bounds_the_measurements() {
 
 #[test]
 fn the_fit_is_physical() {
-    for (class, c, (lo, hi)) in &calibration::calibration().classes {
+    for (class, c, (lo, hi)) in &tokbound::catalog::calibration().classes {
         assert!(c.overhead_s >= 0.0 && c.overhead_s < 0.02, "{class:?} {c:?}");
         assert!(c.weight >= 1.0 && c.weight < 4.0, "{class:?} {c:?}");
         assert!(*lo <= 1.0 && *hi >= 1.0, "{class:?}");

@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 use tokbound::catalog::catalog;
-use tokbound::estimator::{estimate, Estimate};
+use tokbound::estimator::{estimate, sweep, Estimate, MachineSpec, Note, Pool, WeightSpec};
 use tokbound::scenario::Scenario;
 
 fn run(query: &str) -> Estimate {
@@ -71,8 +71,8 @@ fn a_model_that_does_not_fit_spills_to_ram_and_slows() {
     assert_eq!(fits.fits, Some(true));
     assert_eq!(spills.fits, Some(false));
     let spill = spills.spill.expect("a spill");
-    assert_eq!(spill.pool, "VRAM");
-    assert_eq!(spill.into, "system RAM");
+    assert_eq!(spill.pool, Pool::Vram);
+    assert_eq!(spill.into, Pool::SystemRam);
     assert!(spill.fraction > 0.3 && spill.fraction < 0.9, "{}", spill.fraction);
     // Mostly bound by the RAM share: well under the VRAM-only ceiling.
     assert!(spills.ceiling_tok_s < 1008e9 / spills.bytes_per_token.total / 2.0);
@@ -82,7 +82,7 @@ fn a_model_that_does_not_fit_spills_to_ram_and_slows() {
 fn expert_offload_reads_routed_experts_at_ram_speed() {
     let e = run("hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ram_bw=80");
     assert_eq!(e.pools.len(), 2);
-    assert_eq!(e.pools[1].pool, "system RAM");
+    assert_eq!(e.pools[1].pool, Pool::SystemRam);
     assert!(e.pools[1].weight_bytes > 0.0 && e.pools[1].kv_bytes == 0.0);
     let all_gpu = run("hw=rtx-4090&model=qwen3-30b-a3b&gpu_frac=1");
     assert!(e.ceiling_tok_s < all_gpu.ceiling_tok_s);
@@ -114,7 +114,7 @@ fn prefill_is_compute_bound_and_unknown_without_tflops() {
     assert!((0.5..1.5).contains(&t), "{t}");
     let cpu = run("hw=ddr5-5600-2ch&model=llama-3.1-8b&prompt=4096");
     assert_eq!(cpu.ttft_s, None);
-    assert!(cpu.notes.iter().any(|n| n.contains("prefill unknown")));
+    assert!(cpu.notes.contains(&Note::PrefillNoTflops));
 }
 
 #[test]
@@ -234,4 +234,49 @@ fn a_custom_model_takes_the_default_format_like_every_unset_key() {
     );
     let f16 = run("bw=1000&params=8&ctx=0&quant=f16");
     assert_eq!(f16.bytes_per_token.weights, 16e9);
+}
+
+/// The sweep's grid of ceilings (machines × formats × contexts) equals the full estimate's.
+#[test]
+fn the_grid_agrees_with_the_full_estimate() {
+    let cat = catalog();
+    let base = Scenario::default().resolve(cat).unwrap();
+    let ids = ["rtx-4090", "m2-ultra-76c", "ddr5-5600-2ch", "rtx-3060-12g"];
+    let machines: Vec<MachineSpec> = ids
+        .iter()
+        .map(|id| {
+            tokbound::views::with_machine(&Scenario::default(), id)
+                .resolve(cat)
+                .unwrap()
+                .machine
+        })
+        .collect();
+    let formats: Vec<WeightSpec> = ["q4_k_m", "q8_0", "f16"]
+        .iter()
+        .map(|q| {
+            cat.quant(q)
+                .map(|q| WeightSpec::Bits {
+                    bpw: q.bpw,
+                    other_bpw: q.other_bpw,
+                })
+                .unwrap()
+        })
+        .collect();
+    let contexts = [0.0, 4096.0, 131072.0];
+    let mut out = Vec::new();
+    sweep::ceilings(&base, &machines, &formats, &contexts, &mut out);
+    assert_eq!(out.len(), 4 * 3 * 3);
+    for (mi, m) in machines.iter().enumerate() {
+        for (fi, f) in formats.iter().enumerate() {
+            for (ci, c) in contexts.iter().enumerate() {
+                let mut i = base.clone();
+                i.machine = m.clone();
+                i.weights = *f;
+                i.context = *c;
+                let want = estimate(&i).ceiling_tok_s;
+                let got = out[(mi * 3 + fi) * 3 + ci];
+                assert!((got / want - 1.0).abs() < 1e-9, "{} {f:?} {c}: {got} vs {want}", ids[mi]);
+            }
+        }
+    }
 }

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 use tokbound::catalog::catalog;
 use tokbound::scenario::Scenario;
+use tokbound::views::Report;
 use tokbound::{calibration, estimator};
 
 const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.md)
@@ -56,7 +57,7 @@ fn estimate(args: &[String]) -> ExitCode {
         }
     };
     let est = estimator::estimate(&inputs);
-    let mut json = serde_json::to_value(&est).unwrap_or_default();
+    let mut json = serde_json::to_value(Report::of(&est)).unwrap_or_default();
     if let Some(obj) = json.as_object_mut() {
         obj.insert("scenario".into(), scenario.to_query().into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
@@ -104,7 +105,7 @@ fn list(what: Option<&str>) -> ExitCode {
 }
 
 fn accuracy() -> ExitCode {
-    let points = match calibration::points(catalog()) {
+    let points = match catalog().measured_points() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
@@ -122,7 +123,7 @@ fn accuracy() -> ExitCode {
         errs.last().copied().unwrap_or(0.0)
     ));
     outf(format_args!("measured above ceiling: {above} of {}", points.len()));
-    for (class, c, band) in &calibration::calibration().classes {
+    for (class, c, band) in &tokbound::catalog::calibration().classes {
         outf(format_args!(
             "{:<14} overhead {:.2} ms, weight efficiency {:.2}, KV efficiency {:.2}, band ×{:.2}–×{:.2}",
             class.label(),

@@ -6,52 +6,13 @@ pub mod csv;
 
 use std::sync::OnceLock;
 
+use crate::calibration::{Calibration, Class, Point};
 use crate::estimator::arch::{Arch, Attention};
-
-/// What kind of memory system a machine has; the calibration is fitted per kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A discrete GPU with its own VRAM.
-    Gpu,
-    /// Apple silicon unified memory.
-    Apple,
-    /// Another system-on-chip with unified memory (Strix Halo, DGX Spark, Jetson, Snapdragon).
-    Soc,
-    /// Plain CPU inference from system RAM.
-    Cpu,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 4] = [Kind::Gpu, Kind::Apple, Kind::Soc, Kind::Cpu];
-
-    /// The lowercase id used in files, URLs and the CLI.
-    pub fn id(self) -> &'static str {
-        match self {
-            Kind::Gpu => "gpu",
-            Kind::Apple => "apple",
-            Kind::Soc => "soc",
-            Kind::Cpu => "cpu",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.id() == s)
-    }
-
-    /// Display label for groups in the page.
-    pub fn label(self) -> &'static str {
-        match self {
-            Kind::Gpu => "Discrete GPUs",
-            Kind::Apple => "Apple silicon",
-            Kind::Soc => "Other unified-memory SoCs",
-            Kind::Cpu => "CPU memory systems",
-        }
-    }
-}
+pub use crate::estimator::Kind;
+use crate::estimator::{estimate, Inputs, MachineSpec, ModelSpec, Placement, TimeModel, WeightSpec, GB};
 
 /// One machine: a memory system with a peak bandwidth.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug)]
 pub struct Machine {
     pub id: String,
     pub name: String,
@@ -148,6 +109,15 @@ pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| Catalog::parse(MACHINES, MODELS, QUANTS, MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
 }
 
+/// The calibration fitted on the built-in measurements, computed once.
+pub fn calibration() -> &'static Calibration {
+    static CAL: OnceLock<Calibration> = OnceLock::new();
+    CAL.get_or_init(|| {
+        let points = catalog().measured_points().unwrap_or_else(|e| panic!("built-in measurements: {e}"));
+        Calibration::fit(&points)
+    })
+}
+
 impl Catalog {
     /// Parses the four catalog files; the error lists every bad line.
     pub fn parse(machines: &str, models: &str, quants: &str, measured: &str) -> Result<Catalog, String> {
@@ -179,6 +149,60 @@ impl Catalog {
             .iter()
             .find(|q| q.id == id && q.weights)
             .ok_or_else(|| unknown("quant", id, self.quants.iter().filter(|q| q.weights).map(|q| q.id.as_str())))
+    }
+
+    /// The measured rows as calibration points, with bytes from the estimator's own arithmetic.
+    pub fn measured_points(&self) -> Result<Vec<Point>, String> {
+        self.measurements.iter().map(|m| self.point(m)).collect()
+    }
+
+    fn point(&self, m: &Measurement) -> Result<Point, String> {
+        let machine = self.machine(&m.hw)?;
+        let model = self.model(&m.model)?;
+        let quant = self.quant(&m.quant)?;
+        let f16 = self.kv_type("f16")?;
+        let inputs = Inputs {
+            machine: MachineSpec {
+                name: machine.name.clone(),
+                kind: machine.kind,
+                bandwidth_gbs: machine.bandwidth_gbs,
+                memory_gib: None,
+                tflops: None,
+                usable_fraction: 1.0,
+                hbm: machine.is_hbm(),
+                time: TimeModel::default(),
+            },
+            model: ModelSpec::Arch {
+                name: model.name.clone(),
+                arch: Box::new(model.arch.clone()),
+            },
+            weights: WeightSpec::Bits {
+                bpw: quant.bpw,
+                other_bpw: quant.other_bpw,
+            },
+            context: m.context,
+            kv_bits: f16.bpw,
+            placement: Placement {
+                gpu_frac: Some(1.0),
+                ram_bw_gbs: 1.0,
+                expert_offload: false,
+            },
+            tp: 1,
+            split: 1,
+            batch: None,
+            speculation: None,
+            prompt: 0.0,
+        };
+        let e = estimate(&inputs);
+        Ok(Point {
+            machine: m.hw.clone(),
+            class: Class::of(machine.kind, machine.is_hbm()),
+            bandwidth_gbs: machine.bandwidth_gbs,
+            weight_bytes: e.bytes_per_token.weights,
+            kv_bytes: e.bytes_per_token.kv,
+            measured_tok_s: m.tg_tok_s,
+            ceiling_tok_s: machine.bandwidth_gbs * GB / e.bytes_per_token.total,
+        })
     }
 
     /// A KV-cache element type by id.

@@ -2,7 +2,7 @@
 
 use super::axis_max;
 use super::plot::{Axis, Corner, Mark, Paint, Plot};
-use crate::estimator::{estimate, Inputs};
+use crate::estimator::{estimate, Inputs, Pool};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Data {
@@ -29,17 +29,17 @@ pub fn data(inp: &Inputs) -> Data {
     let fast: f64 = e.pools.first().map_or(0.0, |p| p.weight_bytes);
     let total: f64 = e.pools.iter().map(|p| p.weight_bytes).sum();
     let slow_pool = e.pools.get(1).map_or(
-        if inp.machine.kind == crate::catalog::Kind::Gpu {
-            "system RAM"
+        if inp.machine.kind == crate::estimator::Kind::Gpu {
+            Pool::SystemRam
         } else {
-            "disk"
+            Pool::Disk
         },
         |p| p.pool,
     );
     Data {
         points,
         current: if total > 0.0 { fast / total } else { 1.0 },
-        slow_pool: slow_pool.to_string(),
+        slow_pool: crate::views::pool_label(slow_pool).to_string(),
     }
 }
 

@@ -132,7 +132,7 @@ pub fn ComparisonTable(
                     on:change={move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))}
                 >
                     <option value="all">"all kinds"</option>
-                    {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
+                    {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{crate::views::kind_label(k)}</option> }).collect_view()}
                 </select>
             </label>
             <button

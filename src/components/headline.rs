@@ -68,7 +68,7 @@ pub fn Headline(
                         }
                     })
             }}
-            <ul class="notes">{move || e().map(|e| e.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view())}</ul>
+            <ul class="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::views::note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", fmt_bytes(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
     }

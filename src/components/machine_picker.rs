@@ -56,7 +56,7 @@ pub fn MachinePicker() -> impl IntoView {
             let mut groups: Vec<OptionGroup> = Kind::ALL
                 .into_iter()
                 .map(|kind| OptionGroup {
-                    label: Some(kind.label()),
+                    label: Some(crate::views::kind_label(kind)),
                     options: cat
                         .machines
                         .iter()
@@ -82,7 +82,10 @@ pub fn MachinePicker() -> impl IntoView {
         Box::new(|| {
             vec![OptionGroup {
                 label: None,
-                options: Kind::ALL.into_iter().map(|k| (k.id().to_string(), k.label().to_string())).collect(),
+                options: Kind::ALL
+                    .into_iter()
+                    .map(|k| (k.id().to_string(), crate::views::kind_label(k).to_string()))
+                    .collect(),
             }]
         }),
         kind,

@@ -12,8 +12,9 @@
 //!   is the plain BW ÷ (W + K). Weights that do not fit the fast pool (VRAM) are read from the slow
 //!   one (system RAM at `ram_bw`; on unified-memory machines, disk at [`DISK_BW_GBS`]), so the time
 //!   per token grows with the share of bytes in the slow pool: the spill cliff.
-//! - **Expected**: the calibrated figure of [`crate::calibration`]: a fixed per-token overhead plus
-//!   per-pool bytes over bandwidth divided by fitted streaming efficiencies, never above the ceiling.
+//! - **Expected**: the machine's [`TimeModel`] (fitted by `crate::calibration` on measured runs and
+//!   handed in with the machine): a fixed per-token overhead plus per-pool bytes over bandwidth
+//!   divided by streaming efficiencies, never above the ceiling.
 //! - **Multi-device**: tensor parallel over `tp` devices splits the bytes, so bandwidths add (times
 //!   [`TP_EFFICIENCY`] for the interconnect); a layer split over `split` devices adds capacity but
 //!   not speed, since each token still passes through every layer in turn.
@@ -30,10 +31,6 @@
 pub mod arch;
 pub mod sweep;
 
-use serde::Serialize;
-
-use crate::calibration;
-use crate::catalog::Kind;
 use arch::Arch;
 
 /// Share of summed bandwidth that tensor parallelism keeps after the interconnect's all-reduces.
@@ -50,6 +47,129 @@ pub const DEFAULT_RAM_BW_GBS: f64 = 89.6;
 pub const GB: f64 = 1e9;
 pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 
+/// What kind of memory system a machine has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// A discrete GPU with its own VRAM.
+    Gpu,
+    /// Apple silicon unified memory.
+    Apple,
+    /// Another system-on-chip with unified memory (Strix Halo, DGX Spark, Jetson, Snapdragon).
+    Soc,
+    /// Plain CPU inference from system RAM.
+    Cpu,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 4] = [Kind::Gpu, Kind::Apple, Kind::Soc, Kind::Cpu];
+
+    /// The lowercase id used in files, URLs and the CLI.
+    pub fn id(self) -> &'static str {
+        match self {
+            Kind::Gpu => "gpu",
+            Kind::Apple => "apple",
+            Kind::Soc => "soc",
+            Kind::Cpu => "cpu",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.id() == s)
+    }
+}
+
+/// A memory pool a token's bytes are read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pool {
+    /// A discrete GPU's own memory.
+    Vram,
+    /// System RAM: a CPU machine's memory, or a GPU machine's slow pool.
+    SystemRam,
+    /// The shared memory of Apple silicon and other SoCs.
+    Unified,
+    /// Weights read back from an NVMe drive (mmap) when memory overflows.
+    Disk,
+}
+
+/// Something the estimate could not model or had to assume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Note {
+    /// Routed experts come from system RAM, the rest from VRAM.
+    ExpertOffload,
+    /// Expert offload asked for where it does not apply.
+    ExpertOffloadIgnored,
+    /// No memory figure, so no fit.
+    MemoryUnknown,
+    /// A custom model without layers, KV heads and head dim.
+    KvNotModelled,
+    /// Prefill needs a TFLOPS figure.
+    PrefillNoTflops,
+    /// Prefill needs the parameter count.
+    PrefillNoParams,
+}
+
+/// One pool's cost per token, as the expected-speed model sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Coefficients {
+    /// Fixed seconds per token.
+    pub overhead_s: f64,
+    /// Multiplier on weight bytes ÷ bandwidth (1 ÷ streaming efficiency).
+    pub weight: f64,
+    /// Multiplier on KV bytes ÷ bandwidth.
+    pub kv: f64,
+}
+
+impl Coefficients {
+    /// Peak bandwidth, no fixed cost: the expected figure equals the ceiling.
+    pub const IDEAL: Coefficients = Coefficients {
+        overhead_s: 0.0,
+        weight: 1.0,
+        kv: 1.0,
+    };
+
+    /// Seconds for a token reading `w_over_bw` and `kv_over_bw` seconds' worth of bytes at peak.
+    pub fn seconds(&self, w_over_bw: f64, kv_over_bw: f64) -> f64 {
+        self.overhead_s + self.weight * w_over_bw + self.kv * kv_over_bw
+    }
+}
+
+/// How a machine and its runtime turn bytes into time: the machine's own pool, the slow pool it
+/// spills to, and the band of the expected figure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeModel {
+    pub own: Coefficients,
+    /// Used for the bytes read from the slow pool (system RAM, disk).
+    pub slow: Coefficients,
+    /// (low, high) multipliers on the expected figure.
+    pub band: (f64, f64),
+}
+
+impl Default for TimeModel {
+    fn default() -> Self {
+        TimeModel {
+            own: Coefficients::IDEAL,
+            slow: Coefficients::IDEAL,
+            band: (1.0, 1.0),
+        }
+    }
+}
+
+impl TimeModel {
+    /// Expected seconds per token for reads spread over `pools` (the first is the machine's own).
+    pub fn step_seconds(&self, pools: &[PoolRead]) -> f64 {
+        pools
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let c = if i == 0 { self.own } else { self.slow };
+                let bw = p.bandwidth_gbs * GB;
+                c.weight * p.weight_bytes / bw + c.kv * p.kv_bytes / bw
+            })
+            .sum::<f64>()
+            + self.own.overhead_s
+    }
+}
+
 /// The machine as the estimator needs it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MachineSpec {
@@ -61,6 +181,8 @@ pub struct MachineSpec {
     pub tflops: Option<f64>,
     pub usable_fraction: f64,
     pub hbm: bool,
+    /// How this machine's runtime turns bytes into time, for the expected figure.
+    pub time: TimeModel,
 }
 
 /// The model: a catalog architecture, or a custom model made of the figures given.
@@ -124,7 +246,7 @@ pub struct Inputs {
 }
 
 /// Bytes read per token, split by what can live apart.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BytesPerToken {
     pub weights: f64,
     pub kv: f64,
@@ -132,9 +254,9 @@ pub struct BytesPerToken {
 }
 
 /// One memory pool's share of a token's reads.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PoolRead {
-    pub pool: &'static str,
+    pub pool: Pool,
     pub bandwidth_gbs: f64,
     pub weight_bytes: f64,
     pub kv_bytes: f64,
@@ -142,18 +264,18 @@ pub struct PoolRead {
 }
 
 /// Where memory overflows.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Spill {
-    /// The pool that overflows ("VRAM" or "unified memory").
-    pub pool: &'static str,
-    /// The pool that takes the overflow ("system RAM" or "disk").
-    pub into: &'static str,
+    /// The pool that overflows (VRAM or unified memory).
+    pub pool: Pool,
+    /// The pool that takes the overflow (system RAM or disk).
+    pub into: Pool,
     pub bytes: f64,
     /// Share of the weight bytes read from the slower pool.
     pub fraction: f64,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BatchResult {
     pub size: u32,
     pub aggregate_tok_s: f64,
@@ -162,7 +284,7 @@ pub struct BatchResult {
     pub compute_bound_from: Option<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SpecResult {
     pub tok_s: f64,
     pub speedup: f64,
@@ -170,7 +292,7 @@ pub struct SpecResult {
 }
 
 /// Everything tokbound says about one scenario.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
     pub ceiling_tok_s: f64,
     pub expected_tok_s: f64,
@@ -185,11 +307,9 @@ pub struct Estimate {
     pub stored_weight_bytes: f64,
     pub ttft_s: Option<f64>,
     pub prefill_tok_s: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub batch: Option<BatchResult>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub speculative: Option<SpecResult>,
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
 }
 
 /// Weight bytes of a model: what is read whatever the routing, what routed experts add, and
@@ -301,16 +421,16 @@ struct Layout {
     /// Share of non-offloaded weight bytes (and their KV) in the fast pool.
     fast_share: f64,
     expert_offload: bool,
-    slow_pool: &'static str,
+    slow_pool: Pool,
     slow_bw: f64,
 }
 
 fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
     let gpu = inp.machine.kind == Kind::Gpu;
     let (slow_pool, slow_bw) = if gpu {
-        ("system RAM", inp.placement.ram_bw_gbs)
+        (Pool::SystemRam, inp.placement.ram_bw_gbs)
     } else {
-        ("disk", DISK_BW_GBS)
+        (Pool::Disk, DISK_BW_GBS)
     };
     let expert_offload = gpu && inp.placement.expert_offload && wb.per_expert > 0.0;
     let fast_share = match (inp.placement.gpu_frac, inp.capacity_bytes()) {
@@ -357,9 +477,9 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
         )
     };
     let fast_name = match inp.machine.kind {
-        Kind::Gpu => "VRAM",
-        Kind::Cpu => "system RAM",
-        Kind::Apple | Kind::Soc => "unified memory",
+        Kind::Gpu => Pool::Vram,
+        Kind::Cpu => Pool::SystemRam,
+        Kind::Apple | Kind::Soc => Pool::Unified,
     };
     let fast_bw = inp.fast_bandwidth_gbs();
     let mut pools = vec![PoolRead {
@@ -428,11 +548,10 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     };
     let ceiling = if t_ceiling > 0.0 { 1.0 / t_ceiling } else { 0.0 };
 
-    let cal = calibration::calibration();
-    let class = calibration::Class::of(inp.machine.kind, inp.machine.hbm);
-    let t_expected = cal.step_seconds(class, &pools);
+    let time = &inp.machine.time;
+    let t_expected = time.step_seconds(&pools);
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(ceiling) } else { 0.0 };
-    let (lo, hi) = cal.band(class);
+    let (lo, hi) = time.band;
     let expected_low = expected * lo;
     let expected_high = (expected * hi).min(ceiling);
 
@@ -453,17 +572,17 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         _ => None,
     };
     if lay.expert_offload {
-        notes.push("routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into());
+        notes.push(Note::ExpertOffload);
     } else if inp.placement.expert_offload {
-        notes.push("expert offload needs a mixture-of-experts model from the catalog and a GPU machine; ignored".into());
+        notes.push(Note::ExpertOffloadIgnored);
     }
     if available.is_none() {
-        notes.push("memory not given: fit unknown".into());
+        notes.push(Note::MemoryUnknown);
     }
     if let ModelSpec::Custom { layers: None, .. } | ModelSpec::Custom { kv_heads: None, .. } | ModelSpec::Custom { head_dim: None, .. } =
         inp.model
     {
-        notes.push("KV cache not modelled: give layers, kv_heads and head_dim".into());
+        notes.push(Note::KvNotModelled);
     }
 
     // Prefill: compute-bound, never faster than one read of the weights.
@@ -477,11 +596,11 @@ pub fn estimate(inp: &Inputs) -> Estimate {
             (Some(t), Some(prompt_tokens / t))
         }
         (None, _) if inp.prompt > 0.0 => {
-            notes.push("prefill unknown: no TFLOPS figure for this machine".into());
+            notes.push(Note::PrefillNoTflops);
             (None, None)
         }
         (_, None) if inp.prompt > 0.0 => {
-            notes.push("prefill unknown: give the parameter count".into());
+            notes.push(Note::PrefillNoParams);
             (None, None)
         }
         _ => (None, None),

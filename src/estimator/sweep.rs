@@ -5,8 +5,7 @@
 //! not modelled here), so each value
 //! equals that estimate's `ceiling_tok_s` (a test checks).
 
-use super::{Inputs, MachineSpec, WeightSpec, DISK_BW_GBS, GB, GIB, RUNTIME_OVERHEAD_BYTES};
-use crate::catalog::Kind;
+use super::{Inputs, Kind, MachineSpec, WeightSpec, DISK_BW_GBS, GB, GIB, RUNTIME_OVERHEAD_BYTES};
 
 /// Ceilings in tok/s, machine-major: `out[(m * formats + f) * contexts + c]`.
 pub fn ceilings(base: &Inputs, machines: &[MachineSpec], formats: &[WeightSpec], contexts: &[f64], out: &mut Vec<f64>) {
@@ -59,53 +58,6 @@ pub fn ceilings(base: &Inputs, machines: &[MachineSpec], formats: &[WeightSpec],
                 };
                 let t = (read + k) * (inv_slow + share * (inv_fast - inv_slow));
                 *cell = if t > 0.0 { 1.0 / t } else { 0.0 };
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::catalog::catalog;
-    use crate::estimator::estimate;
-    use crate::scenario::Scenario;
-
-    #[test]
-    fn the_grid_agrees_with_the_full_estimate() {
-        let cat = catalog();
-        let base = Scenario::default().resolve(cat).unwrap();
-        let ids = ["rtx-4090", "m2-ultra-76c", "ddr5-5600-2ch", "rtx-3060-12g"];
-        let machines: Vec<MachineSpec> = ids
-            .iter()
-            .map(|id| crate::views::with_machine(&Scenario::default(), id).resolve(cat).unwrap().machine)
-            .collect();
-        let formats: Vec<WeightSpec> = ["q4_k_m", "q8_0", "f16"]
-            .iter()
-            .map(|q| {
-                cat.quant(q)
-                    .map(|q| WeightSpec::Bits {
-                        bpw: q.bpw,
-                        other_bpw: q.other_bpw,
-                    })
-                    .unwrap()
-            })
-            .collect();
-        let contexts = [0.0, 4096.0, 131072.0];
-        let mut out = Vec::new();
-        ceilings(&base, &machines, &formats, &contexts, &mut out);
-        assert_eq!(out.len(), 4 * 3 * 3);
-        for (mi, m) in machines.iter().enumerate() {
-            for (fi, f) in formats.iter().enumerate() {
-                for (ci, c) in contexts.iter().enumerate() {
-                    let mut i = base.clone();
-                    i.machine = m.clone();
-                    i.weights = *f;
-                    i.context = *c;
-                    let want = estimate(&i).ceiling_tok_s;
-                    let got = out[(mi * 3 + fi) * 3 + ci];
-                    assert!((got / want - 1.0).abs() < 1e-9, "{} {f:?} {c}: {got} vs {want}", ids[mi]);
-                }
             }
         }
     }
