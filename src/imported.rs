@@ -6,7 +6,7 @@ use crate::estimator::arch::Arch;
 use crate::estimator::{Inputs, ModelSpec, WeightSpec};
 use crate::import::config::ImportedConfig;
 use crate::import::gguf::Gguf;
-use crate::scenario::{Scenario, Size, SizeUnit};
+use crate::scenario::{Key, Scenario, Size, SizeUnit, Value};
 
 /// What was imported.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,24 +63,43 @@ impl Imported {
 
     /// The scenario keys that stand for this model in a link.
     pub fn apply_to(&self, s: &mut Scenario) {
-        s.model = None;
-        s.params = Some(round3(self.arch.total_params() / 1e9));
-        s.active = self.arch.is_moe().then(|| round3(self.arch.read_params_per_token() / 1e9));
-        s.layers = Some(self.arch.layers);
-        s.kv_heads = Some(self.arch.kv_heads);
-        s.head_dim = Some(self.arch.head_dim);
-        s.weights = self.file_bytes.map(|b| Size {
-            value: round3(b / 1e9),
-            unit: SizeUnit::GB,
-        });
+        s.clear(Key::Model);
+        s.put(Key::Params, Value::Number(round3(self.arch.total_params() / 1e9)));
+        match self.arch.is_moe() {
+            true => s.put(Key::Active, Value::Number(round3(self.arch.read_params_per_token() / 1e9))),
+            false => s.clear(Key::Active),
+        }
+        s.put(Key::Layers, Value::Whole(self.arch.layers));
+        s.put(Key::KvHeads, Value::Whole(self.arch.kv_heads));
+        s.put(Key::HeadDim, Value::Whole(self.arch.head_dim));
+        match self.file_bytes {
+            Some(b) => s.put(
+                Key::Weights,
+                Value::Size(Size {
+                    value: round3(b / 1e9),
+                    unit: SizeUnit::GB,
+                }),
+            ),
+            None => s.clear(Key::Weights),
+        }
     }
+
+    /// The keys [`Imported::apply_to`] writes.
+    const KEYS: [Key; 7] = [
+        Key::Model,
+        Key::Params,
+        Key::Active,
+        Key::Layers,
+        Key::KvHeads,
+        Key::HeadDim,
+        Key::Weights,
+    ];
 
     /// Does the scenario still describe this import (a custom model with its keys)?
     pub fn matches(&self, s: &Scenario) -> bool {
         let mut want = s.clone();
         self.apply_to(&mut want);
-        let keys = |s: &Scenario| (s.model.clone(), s.params, s.active, s.layers, s.kv_heads, s.head_dim, s.weights);
-        keys(&want) == keys(s)
+        Self::KEYS.iter().all(|k| want.get(*k) == s.get(*k))
     }
 
     /// Resolves `s`, with this import's architecture when the scenario still describes it.
@@ -118,10 +137,8 @@ mod tests {
     fn an_imported_config_drives_the_estimate_and_its_link_carries_the_shape() {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/deepseek-v3.config.json")).unwrap();
         let imported = Imported::from_config(crate::import::config::from_config_json(&text).unwrap());
-        let mut s = Scenario {
-            hw: Some("h200-sxm".into()),
-            ..Scenario::default()
-        };
+        let mut s = Scenario::default();
+        s.set(Key::Hw, "h200-sxm").unwrap();
         imported.apply_to(&mut s);
         assert!(imported.matches(&s));
         let query = s.to_query();
@@ -136,7 +153,7 @@ mod tests {
             e.bytes_per_token.kv / 4096.0
         );
         let mut other = s.clone();
-        other.layers = Some(60);
+        other.put(Key::Layers, Value::Whole(60));
         assert!(!imported.matches(&other));
         // Another machine, same model keys: still the import.
         assert!(imported.matches(&crate::views::with_machine(&s, "rtx-4090")));

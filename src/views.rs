@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::{estimate, BatchResult, Estimate, Inputs, Note, Pool, SpecResult};
-use crate::scenario::Scenario;
+use crate::scenario::{Key, Scenario, Value};
 use crate::units::{fmt_bytes, fmt_tok_s};
 
 /// The heading of a kind's group in the machine lists.
@@ -228,15 +228,12 @@ impl Column {
 
 /// The scenario moved to catalog machine `id` (its own machine overrides dropped).
 pub fn with_machine(s: &Scenario, id: &str) -> Scenario {
-    Scenario {
-        hw: Some(id.to_string()),
-        bw: None,
-        mem: None,
-        kind: None,
-        tflops: None,
-        usable: None,
-        ..s.clone()
+    let mut s = s.clone();
+    for key in [Key::Bw, Key::Mem, Key::Kind, Key::Tflops, Key::Usable] {
+        s.clear(key);
     }
+    s.put(Key::Hw, Value::Text(id.to_string()));
+    s
 }
 
 /// Measured results for a machine, model and format: (context, tok/s).
@@ -251,17 +248,24 @@ pub fn measured(cat: &Catalog, hw: &str, model: Option<&str>, quant: Option<&str
         .collect()
 }
 
-fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
-    let custom = s.model.is_none() && s.has_custom_model_keys();
+/// The catalog machine id of the scenario (`None` for a custom machine).
+pub fn machine_id(s: &Scenario) -> Option<&str> {
+    (!s.is_custom_machine()).then(|| s.text(Key::Hw).unwrap_or(crate::scenario::DEFAULT_HW))
+}
+
+/// The catalog model and format ids of the scenario (`None` for a custom model, or for weights
+/// given as bits or a file size).
+pub fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
+    let custom = !s.has(Key::Model) && s.has_custom_model_keys();
     let model = if custom {
         None
     } else {
-        Some(s.model.as_deref().unwrap_or(crate::scenario::DEFAULT_MODEL))
+        Some(s.text(Key::Model).unwrap_or(crate::scenario::DEFAULT_MODEL))
     };
-    let quant = if s.bpw.is_some() || s.weights.is_some() {
+    let quant = if s.has(Key::Bpw) || s.has(Key::Weights) {
         None
     } else {
-        Some(s.quant.as_deref().unwrap_or(crate::scenario::DEFAULT_QUANT))
+        Some(s.text(Key::Quant).unwrap_or(crate::scenario::DEFAULT_QUANT))
     };
     (model, quant)
 }
@@ -274,7 +278,7 @@ pub fn machine_rows(s: &Scenario, cat: &Catalog) -> Vec<MachineRow> {
 /// [`machine_rows`] with a custom resolver (the page applies an imported model's architecture).
 pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) -> Option<Inputs>) -> Vec<MachineRow> {
     let (model, quant) = model_and_quant(s);
-    let ctx = s.ctx.unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
+    let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
     // Resolve once, then swap in each catalog machine (its own figures, none of the scenario's
     // machine overrides), rather than resolving 174 scenarios.
     let Some(mut inputs) = resolve(&with_machine(s, &cat.machines.first().map_or(String::new(), |m| m.id.clone()))) else {
@@ -376,24 +380,23 @@ pub fn quant_rows(s: &Scenario, cat: &Catalog) -> Vec<QuantRow> {
 
 /// [`quant_rows`] with a custom resolver.
 pub fn quant_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) -> Option<Inputs>) -> Vec<QuantRow> {
-    if s.weights.is_some() {
+    if s.has(Key::Weights) {
         return Vec::new();
     }
-    let current = if s.bpw.is_some() {
+    let current = if s.has(Key::Bpw) {
         None
     } else {
-        Some(s.quant.as_deref().unwrap_or(crate::scenario::DEFAULT_QUANT))
+        Some(s.text(Key::Quant).unwrap_or(crate::scenario::DEFAULT_QUANT))
     };
     cat.quants
         .iter()
         .filter(|q| q.weights)
         .filter_map(|q| {
-            let inputs = resolve(&Scenario {
-                quant: Some(q.id.clone()),
-                bpw: None,
-                weights: None,
-                ..s.clone()
-            })?;
+            let mut with_quant = s.clone();
+            with_quant.put(Key::Quant, Value::Text(q.id.clone()));
+            with_quant.clear(Key::Bpw);
+            with_quant.clear(Key::Weights);
+            let inputs = resolve(&with_quant)?;
             let e = estimate(&inputs);
             Some(QuantRow {
                 id: q.id.clone(),

@@ -73,6 +73,19 @@ fn bad_input_exits_2_with_one_line_per_bad_key() {
 }
 
 #[test]
+fn unknown_keys_are_named_with_the_nearest_known_one_and_exit_2() {
+    let (code, out, err) = run(&["estimate", "hw=rtx-5090&zzz=3"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert_eq!(err.trim(), "zzz: unknown key");
+    let (code, _, err) = run(&["estimate", "ctxx=8192&quantt=q8_0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ctxx: unknown key; did you mean ctx?"), "{err}");
+    assert!(err.contains("quantt: unknown key; did you mean quant?"), "{err}");
+    // Page keys are known: an embed link works on the command line too.
+    assert_eq!(run(&["estimate", "hw=rtx-5090&embed=1&view=context"]).0, 0);
+}
+
+#[test]
 fn unknown_ids_name_the_nearest() {
     let (code, _, err) = run(&["estimate", "hw=rtx-4900&model=qwen2.5-32&quant=q4km"]);
     assert_eq!(code, 2);

@@ -11,7 +11,7 @@ use proptest::test_runner::{Config, TestRunner};
 use tokbound::catalog::catalog;
 use tokbound::estimator::estimate;
 use tokbound::import::config::from_config_json;
-use tokbound::scenario::{Scenario, KEYS};
+use tokbound::scenario::{Key, Scenario};
 
 fn cases() -> u32 {
     std::env::var("FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(3000)
@@ -42,7 +42,10 @@ fn value() -> impl Strategy<Value = String> {
 fn query() -> impl Strategy<Value = String> {
     prop::collection::vec(
         (
-            prop_oneof![prop::sample::select(KEYS.to_vec()).prop_map(str::to_string), "[a-z_]{1,8}"],
+            prop_oneof![
+                prop::sample::select(Key::all().map(Key::name).collect::<Vec<_>>()).prop_map(str::to_string),
+                "[a-z_]{1,8}"
+            ],
             value(),
         ),
         0..12,

@@ -3,7 +3,8 @@
 use proptest::option;
 use proptest::prelude::*;
 use tokbound::catalog::{catalog, Kind};
-use tokbound::scenario::{Scenario, Size, SizeUnit};
+use tokbound::scenario::keys::{Scope, KEYS};
+use tokbound::scenario::{Key, Scenario, Size, SizeUnit, Value, ValueKind};
 
 fn id() -> impl Strategy<Value = String> {
     "[a-z0-9][a-z0-9._-]{0,20}"
@@ -17,85 +18,50 @@ fn size() -> impl Strategy<Value = Size> {
         .prop_map(|(value, unit)| Size { value, unit })
 }
 
+/// A valid value for a key, of the kind its table entry says.
+fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
+    match kind {
+        ValueKind::Version => Just(Value::Text("1".into())).boxed(),
+        ValueKind::Id => id().prop_map(Value::Text).boxed(),
+        ValueKind::Positive { min, max } => (min..max).prop_map(Value::Number).boxed(),
+        ValueKind::Share { min, max } => (min..=max).prop_map(Value::Number).boxed(),
+        ValueKind::Whole { min, max } => (min..=max).prop_map(Value::Whole).boxed(),
+        ValueKind::Size => size().prop_map(Value::Size).boxed(),
+        ValueKind::Kind => prop::sample::select(Kind::ALL.to_vec()).prop_map(Value::Kind).boxed(),
+        ValueKind::Choice(words) => prop::sample::select(words.to_vec()).prop_map(|w| Value::Text(w.into())).boxed(),
+        ValueKind::Flag => any::<bool>().prop_map(Value::Flag).boxed(),
+        ValueKind::List(words) => prop::sample::subsequence(words.to_vec(), 0..words.len())
+            .prop_map(|l| Value::List(l.into_iter().map(str::to_string).collect()))
+            .boxed(),
+    }
+}
+
+/// Any scenario: every scenario key of the table, each given or not.
 fn scenario() -> impl Strategy<Value = Scenario> {
-    let machine = (
-        option::of(id()),
-        option::of(0.01f64..1e5),
-        option::of(0.01f64..1e5),
-        option::of(prop_oneof![Just(Kind::Gpu), Just(Kind::Apple), Just(Kind::Soc), Just(Kind::Cpu)]),
-        option::of(0.01f64..1e5),
-        option::of(0.01f64..=1.0),
-    );
-    let model = (
-        option::of(id()),
-        option::of(0.01f64..1e5),
-        option::of(0.01f64..1e5),
-        option::of(1u32..1000),
-        option::of(1u32..1024),
-        option::of(1u32..4096),
-    );
-    let weights = (
-        option::of(id()),
-        option::of(0.5f64..64.0),
-        option::of(size()),
-        option::of(0u32..100_000_000),
-        option::of(id()),
-    );
-    let placement = (
-        option::of(0.0f64..=1.0),
-        option::of(0.01f64..1e5),
-        option::of(any::<bool>()),
-        option::of(1u32..=64),
-        option::of(1u32..=64),
-        option::of(1u32..=4096),
-    );
-    let spec = (
-        option::of(id()),
-        option::of(size()),
-        option::of(1u32..=32),
-        option::of(0.0f64..=1.0),
-        option::of(0u32..10_000_000),
-    );
-    (machine, model, weights, placement, spec).prop_map(|(m, md, w, p, sp)| Scenario {
-        hw: m.0,
-        bw: m.1,
-        mem: m.2,
-        kind: m.3,
-        tflops: m.4,
-        usable: m.5,
-        model: md.0,
-        params: md.1,
-        active: md.2,
-        layers: md.3,
-        kv_heads: md.4,
-        head_dim: md.5,
-        quant: w.0,
-        bpw: w.1,
-        weights: w.2,
-        ctx: w.3,
-        kv: w.4,
-        gpu_frac: p.0,
-        ram_bw: p.1,
-        offload_experts: p.2,
-        tp: p.3,
-        split: p.4,
-        batch: p.5,
-        draft: sp.0,
-        draft_weights: sp.1,
-        k: sp.2,
-        accept: sp.3,
-        prompt: sp.4,
-    })
+    let keys: Vec<_> = KEYS.iter().filter(|k| k.scope() == Scope::Scenario && k.key != Key::V).collect();
+    keys.into_iter()
+        .map(|k| option::of(value_of(k.value)).prop_map(move |v| (k.key, v)))
+        .collect::<Vec<_>>()
+        .prop_map(|pairs| {
+            let mut s = Scenario::default();
+            for (k, v) in pairs {
+                if let Some(v) = v {
+                    s.put(k, v);
+                }
+            }
+            s
+        })
 }
 
 /// Defaults are left out of links, so compare what the two scenarios mean: their full key lists
 /// with default values filled in.
-fn meaning(s: &Scenario) -> Vec<(&'static str, String)> {
+fn meaning(s: &Scenario) -> Vec<(Key, String)> {
     let cat = catalog();
     let mut pairs = s.pairs();
-    for key in ["hw", "model", "quant", "ctx", "kv", "tp", "split", "k", "accept", "prompt"] {
+    for spec in KEYS.iter().filter(|k| k.link_default.is_some()) {
+        let key = spec.key;
         if !pairs.iter().any(|(k, _)| *k == key) {
-            let skip = (key == "hw" && s.bw.is_some()) || (key == "model" && s.has_custom_model_keys());
+            let skip = (key == Key::Hw && s.has(Key::Bw)) || (key == Key::Model && s.has_custom_model_keys());
             if !skip {
                 pairs.push((key, s.default_text(key, cat)));
             }
@@ -126,7 +92,7 @@ proptest! {
     }
 
     #[test]
-    fn any_value_for_any_key_is_accepted_or_reported(key in prop::sample::select(tokbound::scenario::KEYS.to_vec()), value in ".{0,40}") {
+    fn any_value_for_any_key_is_accepted_or_reported(key in prop::sample::select(Key::all().collect::<Vec<_>>()), value in ".{0,40}") {
         let mut s = Scenario::default();
         match s.set(key, &value) {
             Ok(_) => {}
@@ -145,11 +111,59 @@ fn the_seed_link_is_complete() {
 #[test]
 fn unknown_keys_are_ignored_and_markup_stays_text() {
     let (s, issues) = Scenario::from_query("utm_source=x&hw=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
-    assert_eq!(s.hw, None);
+    assert_eq!(s.text(Key::Hw), None);
     assert_eq!(issues.len(), 1);
     assert!(
         issues[0].problem.starts_with("\"<script>alert(1)</script>\" is not a catalog id"),
         "{}",
         issues[0]
     );
+}
+
+/// docs/scenario.md's key tables, as (key, meaning, unit, default) rows.
+fn documented_keys() -> Vec<(String, String, String, String)> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md")).unwrap();
+    text.lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            let cells: Vec<String> = l.trim().trim_matches('|').split('|').map(|c| c.trim().to_string()).collect();
+            assert_eq!(cells.len(), 4, "a key row has four cells: {l}");
+            (
+                cells[0].trim_matches('`').to_string(),
+                cells[1].clone(),
+                cells[2].clone(),
+                cells[3].clone(),
+            )
+        })
+        .collect()
+}
+
+/// The docs row the key table asks for.
+fn row_of(k: &tokbound::scenario::keys::KeySpec) -> String {
+    format!("| `{}` | {} | {} | {} |", k.name, k.meaning, k.unit, k.default)
+}
+
+#[test]
+fn docs_scenario_md_lists_every_key_as_the_table_defines_it() {
+    let documented = documented_keys();
+    let names: Vec<&str> = documented.iter().map(|d| d.0.as_str()).collect();
+    for k in KEYS {
+        let Some(d) = documented.iter().find(|d| d.0 == k.name) else {
+            panic!("docs/scenario.md lacks `{}`; add this row:\n{}", k.name, row_of(k));
+        };
+        assert_eq!(
+            (d.1.as_str(), d.2.as_str(), d.3.as_str()),
+            (k.meaning, k.unit, k.default),
+            "docs/scenario.md disagrees with the key table on `{}`; the table says:\n{}",
+            k.name,
+            row_of(k)
+        );
+    }
+    for n in &names {
+        assert!(
+            Key::named(n).is_some(),
+            "docs/scenario.md documents `{n}`, which the key table does not have"
+        );
+    }
+    assert_eq!(names.len(), KEYS.len(), "each key documented once");
 }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 use tokbound::components::number_field::NumberField;
-use tokbound::scenario::Scenario;
+use tokbound::scenario::{Key, Scenario, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -92,17 +92,17 @@ async fn a_number_field_keeps_bad_text_and_the_last_good_value() {
     let s = scenario;
     leptos::mount::mount_to(host.clone(), move || {
         provide_context(s);
-        view! { <NumberField key="bw" label="Bandwidth" testid="input-bw" placeholder="catalog".to_string() /> }
+        view! { <NumberField key=Key::Bw label="Bandwidth" testid="input-bw" placeholder="catalog".to_string() /> }
     })
     .forget();
     let input = by_testid(&host, "input-bw");
     type_into(&input, "800");
     tick().await;
-    assert_eq!(scenario.get_untracked().bw, Some(800.0));
+    assert_eq!(scenario.get_untracked().number(Key::Bw), Some(800.0));
     type_into(&input, "abc");
     tick().await;
     assert_eq!(
-        scenario.get_untracked().bw,
+        scenario.get_untracked().number(Key::Bw),
         Some(800.0),
         "a bad value does not replace the good one"
     );
@@ -113,8 +113,51 @@ async fn a_number_field_keeps_bad_text_and_the_last_good_value() {
     );
     type_into(&input, "");
     tick().await;
-    assert_eq!(scenario.get_untracked().bw, None, "an empty optional field means the default");
+    assert_eq!(
+        scenario.get_untracked().number(Key::Bw),
+        None,
+        "an empty optional field means the default"
+    );
     assert_eq!(by_testid(&host, "input-bw-error").text_content().unwrap(), "");
+}
+
+#[wasm_bindgen_test]
+async fn a_field_follows_the_scenario_when_it_changes_elsewhere_without_remounting() {
+    let host = host();
+    let scenario = RwSignal::new(Scenario::default());
+    let s = scenario;
+    leptos::mount::mount_to(host.clone(), move || {
+        provide_context(s);
+        view! { <NumberField key=Key::Ctx label="Context" testid="input-ctx" /> }
+    })
+    .forget();
+    let input = by_testid(&host, "input-ctx");
+    let value = |i: &web_sys::Element| i.unchecked_ref::<web_sys::HtmlInputElement>().value();
+    tick().await;
+    assert_eq!(value(&input), "4096", "an unset key shows its default");
+    // Typing keeps the typed form ("08192" reads as 8192) while it stands for the scenario's value.
+    type_into(&input, "08192");
+    tick().await;
+    assert_eq!(scenario.get_untracked().whole(Key::Ctx), Some(8192));
+    assert_eq!(value(&input), "08192");
+    // A change from elsewhere (back/forward, the slider) replaces the text in the same element.
+    scenario.update(|s| s.put(Key::Ctx, Value::Whole(32768)));
+    tick().await;
+    let same = by_testid(&host, "input-ctx");
+    assert!(same.is_same_node(Some(&input)), "the field was not rebuilt");
+    assert_eq!(value(&input), "32768");
+    // Bad text stays with its message until the scenario moves on; then both give way.
+    type_into(&input, "12k");
+    tick().await;
+    assert_eq!(value(&input), "12k");
+    assert_eq!(
+        by_testid(&host, "input-ctx-error").text_content().unwrap(),
+        "\"12k\" is not a number"
+    );
+    scenario.update(|s| s.put(Key::Ctx, Value::Whole(2048)));
+    tick().await;
+    assert_eq!(value(&input), "2048");
+    assert_eq!(by_testid(&host, "input-ctx-error").text_content().unwrap(), "");
 }
 
 #[wasm_bindgen_test]

@@ -39,10 +39,13 @@ fn main() -> ExitCode {
 
 fn estimate(args: &[String]) -> ExitCode {
     let query = args.join("&");
-    let (scenario, issues) = Scenario::from_query(&query);
-    if !issues.is_empty() {
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&query);
+    if !issues.is_empty() || !unknown.names.is_empty() {
         for i in issues {
             eprintln!("{i}");
+        }
+        for line in unknown.lines() {
+            eprintln!("{line}");
         }
         return ExitCode::from(2);
     }

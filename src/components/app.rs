@@ -27,18 +27,19 @@ const URL_QUIET_MS: i32 = 300;
 /// used (the key is then left at its default).
 pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
     let cat = catalog();
-    let (mut s, issues) = Scenario::from_query(query);
+    let (mut s, issues, unknown) = Scenario::from_query_with_unknown(query);
     let mut notices: Vec<String> = issues
         .iter()
-        .map(|i| format!("{i}, using {}", s.default_text(&i.key, cat)))
+        .map(|i| format!("{i}, using {}", s.default_text(i.key, cat)))
         .collect();
+    notices.extend(unknown.lines().into_iter().map(|l| format!("{l} (ignored)")));
     for _ in 0..4 {
         match s.resolve(cat) {
             Ok(_) => break,
             Err(issues) => {
                 for i in issues {
-                    s.clear(&i.key);
-                    notices.push(format!("{i}, using {}", s.default_text(&i.key, cat)));
+                    s.clear(i.key);
+                    notices.push(format!("{i}, using {}", s.default_text(i.key, cat)));
                 }
             }
         }
@@ -63,9 +64,6 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(initial);
     provide_context(scenario);
     let (notices, set_notices) = signal(initial_notices);
-    // Bumped when the scenario is replaced from outside the form (back/forward), so the fields,
-    // which keep the user's own text, are rebuilt from it.
-    let (epoch, set_epoch) = signal(0u32);
 
     let imported = RwSignal::new(None::<Imported>);
     provide_context(imported);
@@ -159,7 +157,6 @@ pub fn App() -> impl IntoView {
         let (s, n) = scenario_from_query(&browser::location_search());
         scenario.set(s);
         set_notices.set(n);
-        set_epoch.update(|e| *e += 1);
         commit_pending.set_value(true);
         next_edit();
     });
@@ -200,10 +197,9 @@ pub fn App() -> impl IntoView {
                     }}
                     on:change={move |_| write(true)}
                 >
-                    {move || {
-                        epoch.get();
-                        if form.get() { view! { <InputsForm /> }.into_any() } else { ().into_any() }
-                    }}
+                    <Show when=move || form.get()>
+                        <InputsForm />
+                    </Show>
                 </div>
                 <div class="results">
                     <Show when=move || problems().is_some()>

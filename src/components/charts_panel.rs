@@ -7,7 +7,6 @@ use super::scenario;
 use crate::catalog::catalog;
 use crate::charts::{batch, context, machines, quants, spec, spill};
 use crate::estimator::{Estimate, Inputs, WeightSpec};
-use crate::scenario::{DEFAULT_HW, DEFAULT_MODEL, DEFAULT_QUANT};
 use crate::views::{self, MachineRow, QuantRow};
 
 /// Formats drawn on the context chart beside the scenario's own.
@@ -30,15 +29,7 @@ pub fn ChartsPanel(
     let show = move |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     let scenario = scenario();
     let inputs = Memo::new(move |_| estimate.get().map(|(i, _)| i));
-    let chosen_hw = move || {
-        scenario.with(|s| {
-            if s.bw.is_some() && s.hw.is_none() {
-                String::new()
-            } else {
-                s.hw.clone().unwrap_or_else(|| DEFAULT_HW.into())
-            }
-        })
-    };
+    let chosen_hw = move || scenario.with(|s| views::machine_id(s).unwrap_or_default().to_string());
 
     let bars = Memo::new(move |_| {
         let rows = machine_rows.get();
@@ -97,17 +88,8 @@ pub fn ChartsPanel(
     let context_key = Memo::new(move |_| {
         let inp = curve_inputs.get()?;
         let measured = scenario.with(|s| {
-            let model = if s.has_custom_model_keys() && s.model.is_none() {
-                None
-            } else {
-                Some(s.model.clone().unwrap_or_else(|| DEFAULT_MODEL.into()))
-            };
-            let quant = if s.bpw.is_some() || s.weights.is_some() {
-                None
-            } else {
-                Some(s.quant.clone().unwrap_or_else(|| DEFAULT_QUANT.into()))
-            };
-            views::measured(catalog(), &chosen_hw(), model.as_deref(), quant.as_deref())
+            let (model, quant) = views::model_and_quant(s);
+            views::measured(catalog(), &chosen_hw(), model, quant)
         });
         Some((inp, measured))
     });

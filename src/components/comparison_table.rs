@@ -6,7 +6,6 @@ use leptos::prelude::*;
 use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::scenario;
 use crate::catalog::Kind;
-use crate::scenario::DEFAULT_HW;
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, Column, MachineRow};
 
@@ -20,15 +19,7 @@ pub fn ComparisonTable(
     let (sort, set_sort) = signal((Column::Ceiling, false));
     let (kind, set_kind) = signal(None::<Kind>);
     // A memo, so the rows' highlight re-runs only when the chosen machine changes.
-    let chosen = Memo::new(move |_| {
-        scenario.with(|s| {
-            if s.bw.is_some() && s.hw.is_none() {
-                String::new()
-            } else {
-                s.hw.clone().unwrap_or_else(|| DEFAULT_HW.into())
-            }
-        })
-    });
+    let chosen = Memo::new(move |_| scenario.with(|s| views::machine_id(s).unwrap_or_default().to_string()));
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let k = kind.get();
@@ -46,6 +37,10 @@ pub fn ComparisonTable(
         body,
         key_attr: "data-machine",
         classes: &["", "num", "num", "num", "num", "", "num", "num"],
+        track: Box::new(move || {
+            chosen.track();
+            rows.track();
+        }),
         text: Box::new(move |i| {
             let chosen = chosen.get();
             rows.with(|r| {

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use super::number_field::NumberField;
 use super::scenario;
-use crate::scenario::DEFAULT_CTX;
+use crate::scenario::{Key, Value, DEFAULT_CTX};
 
 /// Slider positions are log2(tokens) in tenths, from 2^7 = 128 to 2^20 = 1,048,576.
 const LOG_MIN: f64 = 7.0;
@@ -14,23 +14,17 @@ const LOG_MAX: f64 = 20.0;
 #[component]
 pub fn ContextField() -> impl IntoView {
     let scenario = scenario();
-    let ctx = move || scenario.with(|s| s.ctx.unwrap_or(DEFAULT_CTX)) as f64;
+    let ctx = move || scenario.with(|s| s.whole(Key::Ctx).unwrap_or(DEFAULT_CTX)) as f64;
     let slider = move || format!("{:.1}", ctx().max(1.0).log2().clamp(LOG_MIN, LOG_MAX));
-    // The slider rewrites the box's text, so the box is keyed on slider moves.
-    let (epoch, set_epoch) = signal(0u32);
     let on_slide = move |ev| {
         if let Some(pos) = crate::decimal::parse(&event_target_value(&ev)) {
             let tokens = pos.exp2().round() as u32;
-            scenario.update(|s| s.ctx = Some(tokens));
-            set_epoch.update(|e| *e += 1);
+            scenario.update(|s| s.put(Key::Ctx, Value::Whole(tokens)));
         }
     };
     view! {
         <div class="context-field">
-            {move || {
-                epoch.get();
-                view! { <NumberField key="ctx" label="Context" hint="tokens" testid="input-ctx" /> }
-            }}
+            <NumberField key=Key::Ctx label="Context" hint="tokens" testid="input-ctx" />
             <input
                 type="range"
                 class="ctx-slider"

@@ -10,7 +10,7 @@ use super::scenario;
 use super::select_field::SelectField;
 use crate::catalog::catalog;
 use crate::estimator::DEFAULT_RAM_BW_GBS;
-use crate::scenario::{DEFAULT_KV, DEFAULT_QUANT};
+use crate::scenario::{Key, Scenario, Value, DEFAULT_KV, DEFAULT_QUANT};
 
 /// The form: machine, model, weights and KV formats, context, placement, batch, speculation, prompt.
 #[component]
@@ -37,22 +37,22 @@ pub fn InputsForm() -> impl IntoView {
             .filter(|m| !m.draft && m.params_b < 10.0)
             .map(|m| (m.id.clone(), m.name.clone())),
     );
-    let offload = move || scenario.with(|s| s.offload_experts == Some(true));
+    let offload = move || scenario.with(Scenario::offload_experts);
     view! {
         <form class="inputs" on:submit={|ev| ev.prevent_default()} aria-label="scenario">
             <MachinePicker />
             <ModelPicker />
             <fieldset class="picker">
                 <legend>"Weights and context"</legend>
-                <SelectField key="quant" label="Quantization" testid="input-quant" options=quants default=DEFAULT_QUANT />
-                <SelectField key="kv" label="KV cache type" testid="input-kv" options=kv_types default=DEFAULT_KV />
+                <SelectField key=Key::Quant label="Quantization" testid="input-quant" options=quants default=DEFAULT_QUANT />
+                <SelectField key=Key::Kv label="KV cache type" testid="input-kv" options=kv_types default=DEFAULT_KV />
                 <ContextField />
-                <NumberField key="prompt" label="Prompt" hint="tokens" testid="input-prompt" />
+                <NumberField key=Key::Prompt label="Prompt" hint="tokens" testid="input-prompt" />
             </fieldset>
             <fieldset class="picker">
                 <legend>"Placement"</legend>
-                <NumberField key="gpu_frac" label="Share of weights in VRAM" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() />
-                <NumberField key="ram_bw" label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
+                <NumberField key=Key::GpuFrac label="Share of weights in VRAM" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() />
+                <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
                 <label class="field check">
                     <input
                         type="checkbox"
@@ -60,20 +60,23 @@ pub fn InputsForm() -> impl IntoView {
                         prop:checked={offload}
                         on:change={move |ev| {
                             let on = event_target_checked(&ev);
-                            scenario.update(|s| s.offload_experts = on.then_some(true));
+                            scenario.update(|s| match on {
+                                true => s.put(Key::Offload, Value::Text("experts".into())),
+                                false => s.clear(Key::Offload),
+                            });
                         }}
                     />
                     <span>"Experts in RAM (MoE expert offload)"</span>
                 </label>
-                <NumberField key="tp" label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
-                <NumberField key="split" label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
+                <NumberField key=Key::Tp label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
+                <NumberField key=Key::Split label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
             </fieldset>
             <fieldset class="picker">
                 <legend>"Batching and speculative decoding"</legend>
-                <NumberField key="batch" label="Batch" hint="streams" testid="input-batch" placeholder="1 (single stream)".to_string() />
-                <SelectField key="draft" label="Draft model" testid="input-draft" options=drafts default="" />
-                <NumberField key="k" label="Draft length" hint="tokens" testid="input-k" />
-                <NumberField key="accept" label="Acceptance rate" hint="0–1" testid="input-accept" />
+                <NumberField key=Key::Batch label="Batch" hint="streams" testid="input-batch" placeholder="1 (single stream)".to_string() />
+                <SelectField key=Key::Draft label="Draft model" testid="input-draft" options=drafts default="" />
+                <NumberField key=Key::K label="Draft length" hint="tokens" testid="input-k" />
+                <NumberField key=Key::Accept label="Acceptance rate" hint="0–1" testid="input-accept" />
             </fieldset>
         </form>
     }

@@ -46,7 +46,9 @@ pub struct TableSpec {
     pub key_attr: &'static str,
     /// The `class` of each cell after the row header (`"num"` right-aligns).
     pub classes: &'static [&'static str],
-    /// Row `i`'s texts; reading signals here makes the table follow them.
+    /// Reads (and so subscribes to) every signal the rows' texts come from.
+    pub track: Box<dyn Fn()>,
+    /// Row `i`'s texts.
     pub text: Box<dyn Fn(usize) -> Option<RowText>>,
     /// The rows to show, in order (indices for `text`).
     pub order: Box<dyn Fn() -> Vec<usize>>,
@@ -61,11 +63,23 @@ pub struct LiveTable {
     shown: Rc<RefCell<Vec<usize>>>,
     /// By row index; a row not yet reported counts as on screen (written at once).
     hidden: Rc<RefCell<Vec<bool>>>,
-    observer: Option<web_sys::IntersectionObserver>,
+    observer: Option<Rc<Observer>>,
     pending: Writes,
     scheduled: Rc<Cell<bool>>,
     /// Counts the table's effect runs: only the newest one's late writes happen.
     generation: Rc<Cell<u64>>,
+}
+
+/// The rows' IntersectionObserver and its callback, disconnected when the table goes away.
+struct Observer {
+    observer: web_sys::IntersectionObserver,
+    _callback: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Drop for Observer {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
 }
 
 /// A built row: its element, its header and cells, and what they show.
@@ -148,9 +162,20 @@ impl LiveTable {
                 flags[i] = !entry.is_intersecting();
             }
         });
-        let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()).ok();
-        // The observer calls back for as long as the page lives.
-        callback.forget();
+        let observer = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref())
+            .ok()
+            .map(|observer| {
+                Rc::new(Observer {
+                    observer,
+                    _callback: callback,
+                })
+            });
+        // When the table's owner goes away, the observer stops watching its rows.
+        let held = StoredValue::new_local(observer.clone());
+        on_cleanup(move || {
+            held.with_value(|o| o.as_ref().map(|o| o.observer.disconnect()));
+            held.dispose();
+        });
         let table = LiveTable {
             spec: Rc::new(spec),
             rows: Rc::new(RefCell::new(Vec::new())),
@@ -183,7 +208,7 @@ impl LiveTable {
                 if rows[i].is_none() {
                     rows[i] = LiveRow::build(i, self.spec.classes);
                     if let (Some(o), Some(row)) = (&self.observer, &rows[i]) {
-                        o.observe(&row.tr);
+                        o.observer.observe(&row.tr);
                     }
                 }
                 if let Some(row) = rows[i].as_mut().filter(|_| !before.contains(&i)) {
@@ -195,27 +220,28 @@ impl LiveTable {
         });
     }
 
-    /// Writes the texts of the rows on screen now (reading them subscribes the effect) and the
-    /// others after the next paint. (The effect follows the texts only.)
+    /// Writes the texts of the rows on screen now and the others after the next paint. (The
+    /// effect follows the spec's `track` only, not the order.)
     fn refresh(&self) {
         let generation = self.generation.get().wrapping_add(1);
         self.generation.set(generation);
-        // The texts are read even when no row is written now, so that the effect subscribes.
-        let _ = (self.spec.text)(0);
-        let mut deferred = false;
-        let mut rows = self.rows.borrow_mut();
-        for &i in self.shown.borrow().iter() {
-            let Some(row) = rows.get_mut(i).and_then(Option::as_mut) else {
-                continue;
-            };
-            if self.on_screen(i) {
-                row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
-            } else {
-                row.stale = true;
-                deferred = true;
+        (self.spec.track)();
+        let deferred = untrack(|| {
+            let mut deferred = false;
+            let mut rows = self.rows.borrow_mut();
+            for &i in self.shown.borrow().iter() {
+                let Some(row) = rows.get_mut(i).and_then(Option::as_mut) else {
+                    continue;
+                };
+                if self.on_screen(i) {
+                    row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                } else {
+                    row.stale = true;
+                    deferred = true;
+                }
             }
-        }
-        drop(rows);
+            deferred
+        });
         if deferred {
             let this = self.clone();
             self.later(Box::new(move || {

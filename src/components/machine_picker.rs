@@ -6,7 +6,7 @@ use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use crate::catalog::{catalog, Kind};
-use crate::scenario::DEFAULT_HW;
+use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
 
 const CUSTOM: &str = "custom";
 
@@ -17,13 +17,13 @@ pub fn MachinePicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
     let (search, set_search) = signal(String::new());
-    let is_custom = Memo::new(move |_| scenario.with(|s| s.hw.is_none() && s.bw.is_some()));
+    let is_custom = Memo::new(move |_| scenario.with(Scenario::is_custom_machine));
     // A memo: the select follows the choice, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| {
         if is_custom.get() {
             CUSTOM.to_string()
         } else {
-            scenario.with(|s| s.hw.clone().unwrap_or_else(|| DEFAULT_HW.to_string()))
+            scenario.with(|s| s.text(Key::Hw).unwrap_or(DEFAULT_HW).to_string())
         }
     });
     let on_change = move |ev| {
@@ -31,16 +31,16 @@ pub fn MachinePicker() -> impl IntoView {
         scenario.update(|s| {
             if v == CUSTOM {
                 // Start the custom machine from the one that was chosen.
-                let m = catalog().machine(s.hw.as_deref().unwrap_or(DEFAULT_HW)).ok();
-                s.bw = Some(s.bw.or(m.map(|m| m.bandwidth_gbs)).unwrap_or(100.0));
-                s.mem = s.mem.or(m.map(|m| m.memory_gib));
-                s.kind = s.kind.or(m.map(|m| m.kind));
-                s.tflops = s.tflops.or(m.and_then(|m| m.fp16_tflops));
-                s.hw = None;
+                let m = catalog().machine(s.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok().cloned();
+                s.put_if_unset(Key::Bw, Some(Value::Number(m.as_ref().map_or(100.0, |m| m.bandwidth_gbs))));
+                s.put_if_unset(Key::Mem, m.as_ref().map(|m| Value::Number(m.memory_gib)));
+                s.put_if_unset(Key::Kind, m.as_ref().map(|m| Value::Kind(m.kind)));
+                s.put_if_unset(Key::Tflops, m.as_ref().and_then(|m| m.fp16_tflops).map(Value::Number));
+                s.clear(Key::Hw);
             } else {
                 *s = crate::views::with_machine(s, &v);
                 if v == DEFAULT_HW {
-                    s.hw = None;
+                    s.clear(Key::Hw);
                 }
             }
         });
@@ -76,7 +76,7 @@ pub fn MachinePicker() -> impl IntoView {
         current,
     );
     let kind_select = NodeRef::new();
-    let kind = Memo::new(move |_| scenario.with(|s| s.kind.unwrap_or(Kind::Gpu).id().to_string()));
+    let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
     bind_options(
         kind_select,
         Box::new(|| {
@@ -121,23 +121,26 @@ pub fn MachinePicker() -> impl IntoView {
             </p>
             <Show when=move || is_custom.get()>
                 <div class="custom-fields">
-                    <NumberField key="bw" label="Bandwidth" hint="GB/s" testid="input-bw" />
-                    <NumberField key="mem" label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
+                    <NumberField key=Key::Bw label="Bandwidth" hint="GB/s" testid="input-bw" />
+                    <NumberField key=Key::Mem label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
                     <label class="field">
                         <span class="field-label">"Kind"</span>
                         <select
                             data-testid="input-kind"
                             on:change={move |ev| {
                                 let v = event_target_value(&ev);
-                                scenario.update(|s| s.kind = Kind::parse(&v));
+                                scenario.update(|s| match Kind::parse(&v) {
+                                    Some(k) => s.put(Key::Kind, Value::Kind(k)),
+                                    None => s.clear(Key::Kind),
+                                });
                             }}
                             node_ref=kind_select
                         ></select>
                     </label>
-                    <NumberField key="tflops" label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
+                    <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
                 </div>
             </Show>
-            <NumberField key="usable" label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
+            <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
         </fieldset>
     }
 }

@@ -6,7 +6,7 @@ use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use crate::catalog::catalog;
-use crate::scenario::DEFAULT_MODEL;
+use crate::scenario::{Key, Scenario, Value, DEFAULT_MODEL};
 
 const CUSTOM: &str = "custom";
 
@@ -15,33 +15,34 @@ const CUSTOM: &str = "custom";
 pub fn ModelPicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
-    let is_custom = Memo::new(move |_| {
-        scenario.with(|s| s.model.is_none() && (s.has_custom_model_keys() || (s.weights.is_some() && s.hw.is_none() && s.bw.is_some())))
-    });
+    let is_custom = Memo::new(move |_| scenario.with(Scenario::is_custom_model));
     // A memo: the select follows the choice, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| {
         if is_custom.get() {
             CUSTOM.to_string()
         } else {
-            scenario.with(|s| s.model.clone().unwrap_or_else(|| DEFAULT_MODEL.to_string()))
+            scenario.with(|s| s.text(Key::Model).unwrap_or(DEFAULT_MODEL).to_string())
         }
     });
     let on_change = move |ev| {
         let v = event_target_value(&ev);
         scenario.update(|s| {
             if v == CUSTOM {
-                let m = catalog().model(s.model.as_deref().unwrap_or(DEFAULT_MODEL)).ok();
-                s.params = s.params.or(m.map(|m| m.params_b));
-                s.active = s.active.or(m.filter(|m| m.arch.is_moe()).map(|m| m.active_params_b));
-                s.layers = s.layers.or(m.map(|m| m.arch.layers));
-                s.kv_heads = s.kv_heads.or(m.map(|m| m.arch.kv_heads));
-                s.head_dim = s.head_dim.or(m.map(|m| m.arch.head_dim));
-                s.model = None;
+                let m = catalog().model(s.text(Key::Model).unwrap_or(DEFAULT_MODEL)).ok();
+                s.put_if_unset(Key::Params, m.map(|m| Value::Number(m.params_b)));
+                s.put_if_unset(Key::Active, m.filter(|m| m.arch.is_moe()).map(|m| Value::Number(m.active_params_b)));
+                s.put_if_unset(Key::Layers, m.map(|m| Value::Whole(m.arch.layers)));
+                s.put_if_unset(Key::KvHeads, m.map(|m| Value::Whole(m.arch.kv_heads)));
+                s.put_if_unset(Key::HeadDim, m.map(|m| Value::Whole(m.arch.head_dim)));
+                s.clear(Key::Model);
             } else {
-                for k in ["params", "active", "layers", "kv_heads", "head_dim", "weights"] {
+                for k in [Key::Params, Key::Active, Key::Layers, Key::KvHeads, Key::HeadDim, Key::Weights] {
                     s.clear(k);
                 }
-                s.model = (v != DEFAULT_MODEL).then_some(v);
+                match v == DEFAULT_MODEL {
+                    true => s.clear(Key::Model),
+                    false => s.put(Key::Model, Value::Text(v)),
+                }
             }
         });
     };
@@ -73,12 +74,12 @@ pub fn ModelPicker() -> impl IntoView {
             </label>
             <Show when=move || is_custom.get()>
                 <div class="custom-fields">
-                    <NumberField key="params" label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
-                    <NumberField key="active" label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
-                    <NumberField key="weights" label="Weight file" hint="e.g. 19GB, 4.58GiB" testid="input-weights" placeholder="from quant".to_string() />
-                    <NumberField key="layers" label="Layers" testid="input-layers" placeholder="unknown".to_string() />
-                    <NumberField key="kv_heads" label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
-                    <NumberField key="head_dim" label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
+                    <NumberField key=Key::Params label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
+                    <NumberField key=Key::Active label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
+                    <NumberField key=Key::Weights label="Weight file" hint="e.g. 19GB, 4.58GiB" testid="input-weights" placeholder="from quant".to_string() />
+                    <NumberField key=Key::Layers label="Layers" testid="input-layers" placeholder="unknown".to_string() />
+                    <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
+                    <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
                 </div>
             </Show>
         </fieldset>

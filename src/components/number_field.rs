@@ -1,16 +1,26 @@
 //! A text field bound to one scenario key: validated as you type by the scenario codec itself,
-//! the typed text never thrown away, the message shown beside the field.
+//! the typed text never thrown away, the message shown beside the field, and the field following
+//! the scenario when it changes from elsewhere (back/forward, the context slider, an import).
 
 use leptos::prelude::*;
 
 use super::scenario;
 use crate::catalog::catalog;
+use crate::scenario::{Key, Scenario};
+
+/// What the person typed, and the scenario's text for the key that it was typed against.
+#[derive(Clone, Debug, PartialEq)]
+struct Typed {
+    text: String,
+    against: String,
+    error: Option<String>,
+}
 
 /// A labelled field for scenario key `key`; invalid text stays in the box with its message.
 #[component]
 pub fn NumberField(
-    /// The scenario (and URL) key, e.g. `ctx`.
-    key: &'static str,
+    /// The scenario (and URL) key, e.g. [`Key::Ctx`].
+    key: Key,
     /// Visible label.
     label: &'static str,
     /// The `data-testid` of the `<input>`; its message is `{testid}-error`.
@@ -24,11 +34,26 @@ pub fn NumberField(
 ) -> impl IntoView {
     let scenario = scenario();
     let optional = placeholder.is_some();
-    let initial = scenario
-        .with_untracked(|s| s.value_text(key).or_else(|| (!optional).then(|| s.default_text(key, catalog()))))
-        .unwrap_or_default();
-    let (text, set_text) = signal(initial);
-    let (error, set_error) = signal(None::<String>);
+    let own_text = move |s: &Scenario| {
+        s.value_text(key)
+            .or_else(|| (!optional).then(|| s.default_text(key, catalog())))
+            .unwrap_or_default()
+    };
+    // The scenario's text for this key: a memo, so the field follows this key only.
+    let canonical = Memo::new(move |_| scenario.with(own_text));
+    // The typed text is shown while the scenario still holds what it was typed against, so
+    // "0.50" or "1e" is never rewritten under the cursor, and a change from elsewhere replaces it.
+    let (typed, set_typed) = signal(None::<Typed>);
+    let shown = Memo::new(move |_| {
+        let now = canonical.get();
+        typed.with(|t| t.as_ref().filter(|t| t.against == now).cloned())
+    });
+    let text = move || {
+        shown
+            .with(|t| t.as_ref().map(|t| t.text.clone()))
+            .unwrap_or_else(|| canonical.get())
+    };
+    let error = move || shown.with(|t| t.as_ref().and_then(|t| t.error.clone()));
     let on_input = move |ev| {
         let t = event_target_value(&ev);
         let mut next = scenario.get_untracked();
@@ -36,20 +61,27 @@ pub fn NumberField(
             next.clear(key);
             Ok(())
         } else {
-            next.set(key, &t).map(|_| ())
+            next.set(key, &t)
         };
         match result {
             Ok(()) => {
-                set_error.set(None);
+                set_typed.set(Some(Typed {
+                    against: own_text(&next),
+                    text: t,
+                    error: None,
+                }));
                 scenario.set(next);
             }
-            Err(e) => set_error.set(Some(e)),
+            Err(e) => set_typed.set(Some(Typed {
+                against: canonical.get_untracked(),
+                text: t,
+                error: Some(e),
+            })),
         }
-        set_text.set(t);
     };
     let error_id = format!("{testid}-error");
     view! {
-        <label class="field" class:invalid=move || error.with(Option::is_some)>
+        <label class="field" class:invalid=move || error().is_some()>
             <span class="field-label">{label} {(!hint.is_empty()).then(|| view! { <small>" " {hint}</small> })}</span>
             <input
                 type="text"
@@ -58,10 +90,10 @@ pub fn NumberField(
                 data-testid=testid
                 aria-describedby=error_id.clone()
                 placeholder=placeholder.unwrap_or_default()
-                prop:value={text}
-                on:input={on_input}
+                prop:value=text
+                on:input=on_input
             />
-            <span class="field-error" id=error_id data-testid=format!("{testid}-error") role="status">{move || error.get()}</span>
+            <span class="field-error" id=error_id data-testid=format!("{testid}-error") role="status">{error}</span>
         </label>
     }
 }

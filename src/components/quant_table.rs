@@ -17,6 +17,7 @@ pub fn QuantTable(
         body,
         key_attr: "data-quant",
         classes: &["num", "num", "num", "num", ""],
+        track: Box::new(move || rows.track()),
         text: Box::new(move |i| {
             rows.with(|r| {
                 r.get(i).map(|r| RowText {

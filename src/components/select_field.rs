@@ -4,13 +4,14 @@ use leptos::prelude::*;
 
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
+use crate::scenario::Key;
 
 /// A labelled select for scenario key `key`; `options` are (value, label) pairs and choosing the
 /// default value `default` unsets the key so links stay short.
 #[component]
 pub fn SelectField(
-    /// The scenario (and URL) key, e.g. `quant`.
-    key: &'static str,
+    /// The scenario (and URL) key, e.g. [`Key::Quant`].
+    key: Key,
     /// Visible label.
     label: &'static str,
     /// The `data-testid` of the `<select>`.
@@ -29,6 +30,7 @@ pub fn SelectField(
             if v == default || v.is_empty() {
                 s.clear(key);
             } else {
+                // The options are catalog ids, which the key always takes.
                 let _ = s.set(key, &v);
             }
         });

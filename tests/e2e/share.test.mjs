@@ -95,10 +95,19 @@ test('back and forward step through committed choices, not keystrokes', async ()
   const third = await ceiling(page);
   assert.notEqual(second, third);
   assert.match(page.url(), /ctx=40960/);
+  // The fields follow the scenario in place: the same elements, not a rebuilt form.
+  await page.getByTestId('input-ctx').evaluate((e) => { e.tokboundMark = 'kept'; });
   await page.goBack();
   await page.waitForFunction(() => !location.search.includes('ctx=40960'));
   assert.equal(await ceiling(page), second);
   assert.equal(await page.getByTestId('input-ctx').inputValue(), '4096');
+  assert.equal(await page.getByTestId('input-ctx').evaluate((e) => e.tokboundMark), 'kept', 'back does not remount the form');
+  // The slider moves the context field the same way.
+  await page.getByTestId('input-ctx-slider').fill('15');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-ctx]').value === '32768');
+  assert.equal(await page.getByTestId('input-ctx').evaluate((e) => e.tokboundMark), 'kept', 'the slider does not remount the field');
+  await page.goBack();
+  await page.waitForFunction(() => !location.search.includes('ctx=32768'));
   await page.goBack();
   await page.waitForFunction(() => !location.search.includes('hw=rtx-3090'));
   assert.equal(await ceiling(page), first);
@@ -117,7 +126,7 @@ test('garbage in the URL shows a notice naming each key, falls back to defaults 
   assert.match(notice, /hw: "<img src=x onerror=window\.pwned=1>" is not a catalog id/);
   assert.match(notice, /model: "">\s?<script>/);
   assert.match(notice, /quant: unknown quant "zz"; nearest:/);
-  assert.ok(!notice.includes('zzz'), 'unknown keys are ignored');
+  assert.match(notice, /zzz: unknown key \(ignored\)/, 'unknown keys are ignored, and named');
   assert.ok(await ceiling(page) > 45, 'the default scenario stands');
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.equal(await page.locator('main img').count(), 0);

@@ -1,0 +1,637 @@
+//! The scenario: every input of an estimate, and the one codec that turns it into a URL query
+//! string and back. The web app's URL, the CLI argument and the tests all go through it; every
+//! key is defined once in [`keys`], and docs/scenario.md lists them (a test keeps the two in step).
+
+pub mod keys;
+
+use std::collections::BTreeMap;
+
+use crate::calibration::Class;
+use crate::catalog::{Catalog, Kind};
+use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Placement, Speculation, WeightSpec};
+use crate::units;
+use keys::{shorten, Scope};
+pub use keys::{Key, Value, ValueKind, EMBED_VIEWS};
+
+pub const FORMAT_VERSION: &str = "1";
+pub const DEFAULT_HW: &str = "rtx-4090";
+pub const DEFAULT_MODEL: &str = "qwen2.5-32b";
+pub const DEFAULT_QUANT: &str = "q4_k_m";
+pub const DEFAULT_KV: &str = "f16";
+pub const DEFAULT_CTX: u32 = 4096;
+pub const DEFAULT_PROMPT: u32 = 1024;
+pub const DEFAULT_K: u32 = 4;
+pub const DEFAULT_ACCEPT: f64 = 0.7;
+
+/// A size as the user wrote it, kept in its unit so links round-trip exactly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Size {
+    pub value: f64,
+    pub unit: SizeUnit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeUnit {
+    B,
+    KB,
+    MB,
+    GB,
+    TB,
+    KiB,
+    MiB,
+    GiB,
+    TiB,
+}
+
+impl SizeUnit {
+    const ALL: [SizeUnit; 9] = [
+        SizeUnit::B,
+        SizeUnit::KB,
+        SizeUnit::MB,
+        SizeUnit::GB,
+        SizeUnit::TB,
+        SizeUnit::KiB,
+        SizeUnit::MiB,
+        SizeUnit::GiB,
+        SizeUnit::TiB,
+    ];
+
+    fn text(self) -> &'static str {
+        match self {
+            SizeUnit::B => "B",
+            SizeUnit::KB => "KB",
+            SizeUnit::MB => "MB",
+            SizeUnit::GB => "GB",
+            SizeUnit::TB => "TB",
+            SizeUnit::KiB => "KiB",
+            SizeUnit::MiB => "MiB",
+            SizeUnit::GiB => "GiB",
+            SizeUnit::TiB => "TiB",
+        }
+    }
+}
+
+impl Size {
+    pub fn bytes(self) -> f64 {
+        units::size_bytes(&format!("1{}", self.unit.text())).unwrap_or(1e9) * self.value
+    }
+
+    pub fn parse(text: &str) -> Result<Size, String> {
+        units::size_bytes(text)?;
+        let t = text.trim();
+        let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+        let unit_text = t[split..].trim().to_ascii_lowercase();
+        let unit = if unit_text.is_empty() || unit_text == "g" {
+            SizeUnit::GB
+        } else {
+            SizeUnit::ALL
+                .into_iter()
+                .find(|u| u.text().to_ascii_lowercase() == unit_text)
+                .unwrap_or(SizeUnit::GB)
+        };
+        Ok(Size {
+            value: units::number(&t[..split])?,
+            unit,
+        })
+    }
+}
+
+impl std::fmt::Display for Size {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", self.value, self.unit.text())
+    }
+}
+
+/// Every input the user can set: the scenario-scope keys that are given (an absent key means
+/// "the default", or "not given" for custom keys).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Scenario {
+    values: BTreeMap<Key, Value>,
+}
+
+/// A key whose value could not be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyIssue {
+    pub key: Key,
+    pub problem: String,
+}
+
+impl std::fmt::Display for KeyIssue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key.name(), self.problem)
+    }
+}
+
+/// `"abc" is not a number`: the value as typed, then what is wrong with it.
+fn quote_err(text: &str, e: String) -> String {
+    if e.starts_with('"') {
+        e
+    } else {
+        format!("\"{}\" {e}", shorten(text.trim()))
+    }
+}
+
+/// What a query string held besides the scenario: the names it did not know.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unknown {
+    pub names: Vec<String>,
+}
+
+impl Unknown {
+    /// One line per unknown name: `zzz: unknown key`, with `did you mean ctx?` where one is close.
+    pub fn lines(&self) -> Vec<String> {
+        self.names
+            .iter()
+            .map(|n| match Key::nearest(n) {
+                Some(k) => format!("{}: unknown key; did you mean {}?", shorten(n), k.name()),
+                None => format!("{}: unknown key", shorten(n)),
+            })
+            .collect()
+    }
+}
+
+impl Scenario {
+    /// Sets `key` from its text; on an error the scenario is unchanged.
+    pub fn set(&mut self, key: Key, text: &str) -> Result<(), String> {
+        let value = key.spec().value.parse(text).map_err(|e| quote_err(text, e))?;
+        if key != Key::V {
+            self.values.insert(key, value);
+        }
+        Ok(())
+    }
+
+    /// Puts an already parsed value.
+    pub fn put(&mut self, key: Key, value: Value) {
+        self.values.insert(key, value);
+    }
+
+    /// Puts `value` only where `key` is not set yet.
+    pub fn put_if_unset(&mut self, key: Key, value: Option<Value>) {
+        if let (false, Some(v)) = (self.has(key), value) {
+            self.values.insert(key, v);
+        }
+    }
+
+    /// Unsets one key (back to its default, or "not given").
+    pub fn clear(&mut self, key: Key) {
+        self.values.remove(&key);
+    }
+
+    pub fn get(&self, key: Key) -> Option<&Value> {
+        self.values.get(&key)
+    }
+
+    pub fn has(&self, key: Key) -> bool {
+        self.values.contains_key(&key)
+    }
+
+    /// A number key's value.
+    pub fn number(&self, key: Key) -> Option<f64> {
+        match self.get(key) {
+            Some(Value::Number(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// A whole-number key's value.
+    pub fn whole(&self, key: Key) -> Option<u32> {
+        match self.get(key) {
+            Some(Value::Whole(v)) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// An id or word key's value.
+    pub fn text(&self, key: Key) -> Option<&str> {
+        match self.get(key) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A size key's value.
+    pub fn size(&self, key: Key) -> Option<Size> {
+        match self.get(key) {
+            Some(Value::Size(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    pub fn kind(&self) -> Option<Kind> {
+        match self.get(Key::Kind) {
+            Some(Value::Kind(k)) => Some(*k),
+            _ => None,
+        }
+    }
+
+    /// Is `offload=experts` set?
+    pub fn offload_experts(&self) -> bool {
+        self.text(Key::Offload) == Some("experts")
+    }
+
+    /// Reads a query string (with or without the leading `?`). Bad values are left at their
+    /// default and reported; page keys (`embed`, `view`) are left to [`Presentation`].
+    pub fn from_query(query: &str) -> (Scenario, Vec<KeyIssue>) {
+        let (s, issues, _) = Scenario::from_query_with_unknown(query);
+        (s, issues)
+    }
+
+    /// [`Scenario::from_query`], also naming the keys no table entry knows.
+    pub fn from_query_with_unknown(query: &str) -> (Scenario, Vec<KeyIssue>, Unknown) {
+        let mut s = Scenario::default();
+        let mut issues: Vec<KeyIssue> = Vec::new();
+        let mut unknown = Unknown::default();
+        for (name, value) in parse_query(query) {
+            let Some(key) = Key::named(&name) else {
+                if !name.is_empty() && !unknown.names.contains(&name) {
+                    unknown.names.push(name);
+                }
+                continue;
+            };
+            if key.spec().scope() != Scope::Scenario {
+                continue;
+            }
+            if let Err(problem) = s.set(key, &value) {
+                issues.retain(|i| i.key != key);
+                issues.push(KeyIssue { key, problem });
+            }
+        }
+        (s, issues, unknown)
+    }
+
+    /// Does any custom-model key stand in this scenario?
+    pub fn has_custom_model_keys(&self) -> bool {
+        [Key::Params, Key::Active, Key::Layers, Key::KvHeads, Key::HeadDim]
+            .iter()
+            .any(|k| self.has(*k))
+    }
+
+    /// A custom machine: `bw` without `hw`.
+    pub fn is_custom_machine(&self) -> bool {
+        !self.has(Key::Hw) && self.has(Key::Bw)
+    }
+
+    /// A custom model: custom-model keys without `model`, or a custom machine's bare weight file.
+    pub fn is_custom_model(&self) -> bool {
+        !self.has(Key::Model) && (self.has_custom_model_keys() || (self.has(Key::Weights) && self.is_custom_machine()))
+    }
+
+    /// Every key that is set, with its value as text, in link order (defaults included).
+    pub fn pairs(&self) -> Vec<(Key, String)> {
+        self.values.iter().map(|(k, v)| (*k, v.text())).collect()
+    }
+
+    /// The text of one key if it is set.
+    pub fn value_text(&self, key: Key) -> Option<String> {
+        self.get(key).map(Value::text)
+    }
+
+    /// Writes the scenario as a query string: `v=1` first, keys in link order, defaults left out
+    /// (except where leaving one out would change the meaning: `hw` beside `bw`, `model` beside
+    /// custom-model keys).
+    pub fn to_query(&self) -> String {
+        let custom_machine = self.has(Key::Bw);
+        let custom_model = self.has_custom_model_keys();
+        let is_default = |k: Key, v: &str| match k {
+            Key::Hw if custom_machine => false,
+            Key::Model if custom_model => false,
+            _ => k.spec().link_default == Some(v),
+        };
+        std::iter::once(format!("v={FORMAT_VERSION}"))
+            .chain(
+                self.pairs()
+                    .into_iter()
+                    .filter(|(k, v)| !is_default(*k, v))
+                    .map(|(k, v)| format!("{}={}", k.name(), encode(&v))),
+            )
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    /// The default value of `key` as text, for notices ("using 1008").
+    pub fn default_text(&self, key: Key, cat: &Catalog) -> String {
+        let machine = cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok();
+        match key {
+            Key::Bw => machine.map_or("none".into(), |m| num(m.bandwidth_gbs)),
+            Key::Mem => machine.map_or("none".into(), |m| num(m.memory_gib)),
+            Key::RamBw => num(estimator::DEFAULT_RAM_BW_GBS),
+            Key::Batch => "1".into(),
+            Key::V => FORMAT_VERSION.into(),
+            _ => match key.spec().link_default {
+                Some(d) => d.to_string(),
+                None => match key {
+                    Key::GpuFrac => "as much as fits".into(),
+                    Key::Offload => "none".into(),
+                    _ => "none".into(),
+                },
+            },
+        }
+    }
+
+    /// Resolves ids against the catalogs and fills defaults. Every key that cannot be used is
+    /// reported (an unknown id names the nearest ones).
+    pub fn resolve(&self, cat: &Catalog) -> Result<Inputs, Vec<KeyIssue>> {
+        let mut issues = Vec::new();
+        let mut fail = |key: Key, problem: String| issues.push(KeyIssue { key, problem });
+
+        // Machine: a catalog id, or custom when bw is given without hw.
+        let machine = if self.is_custom_machine() {
+            let kind = self.kind().unwrap_or(Kind::Gpu);
+            Some(MachineSpec {
+                name: "custom machine".into(),
+                kind,
+                bandwidth_gbs: self.number(Key::Bw).unwrap_or(1.0),
+                memory_gib: self.number(Key::Mem),
+                tflops: self.number(Key::Tflops),
+                usable_fraction: self.number(Key::Usable).unwrap_or(if kind == Kind::Apple { 0.75 } else { 1.0 }),
+                hbm: false,
+                time: crate::catalog::calibration().time_model(Class::of(kind, false)),
+            })
+        } else {
+            match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
+                Ok(m) => {
+                    let base = machine_spec(m);
+                    Some(MachineSpec {
+                        bandwidth_gbs: self.number(Key::Bw).unwrap_or(base.bandwidth_gbs),
+                        memory_gib: self.number(Key::Mem).or(base.memory_gib),
+                        tflops: self.number(Key::Tflops).or(base.tflops),
+                        usable_fraction: self.number(Key::Usable).unwrap_or(base.usable_fraction),
+                        ..base
+                    })
+                }
+                Err(e) => {
+                    fail(Key::Hw, e);
+                    None
+                }
+            }
+        };
+
+        // Weights format.
+        let quant = match (self.number(Key::Bpw), self.size(Key::Weights)) {
+            (_, Some(w)) => Some(WeightSpec::File { bytes: w.bytes() }),
+            (Some(bpw), None) => Some(WeightSpec::Bits { bpw, other_bpw: None }),
+            // Custom models too: the format, like every unset key, is the default scenario's.
+            (None, None) => match cat.quant(self.text(Key::Quant).unwrap_or(DEFAULT_QUANT)) {
+                Ok(q) => Some(WeightSpec::Bits {
+                    bpw: q.bpw,
+                    other_bpw: q.other_bpw,
+                }),
+                Err(e) => {
+                    fail(Key::Quant, e);
+                    None
+                }
+            },
+        };
+
+        // Model: a catalog id, or custom when custom keys or a weight file stand without one.
+        let model = if self.is_custom_model() {
+            let (params, active) = (self.number(Key::Params), self.number(Key::Active));
+            if params.is_none() && !self.has(Key::Weights) {
+                fail(Key::Params, "a custom model needs params (billions) or weights (file size)".into());
+            }
+            if let (Some(p), Some(a)) = (params, active) {
+                if a > p {
+                    fail(Key::Active, format!("{a} is more than params ({p})"));
+                }
+            }
+            Some(ModelSpec::Custom {
+                params_b: params,
+                active_b: active,
+                layers: self.whole(Key::Layers),
+                kv_heads: self.whole(Key::KvHeads),
+                head_dim: self.whole(Key::HeadDim),
+            })
+        } else {
+            match cat.model(self.text(Key::Model).unwrap_or(DEFAULT_MODEL)) {
+                Ok(m) => Some(ModelSpec::Arch {
+                    name: m.name.clone(),
+                    arch: Box::new(m.arch.clone()),
+                }),
+                Err(e) => {
+                    fail(Key::Model, e);
+                    None
+                }
+            }
+        };
+
+        let kv_bits = match cat.kv_type(self.text(Key::Kv).unwrap_or(DEFAULT_KV)) {
+            Ok(q) => Some(q.bpw),
+            Err(e) => {
+                fail(Key::Kv, e);
+                None
+            }
+        };
+
+        let speculation = match (self.text(Key::Draft), self.size(Key::DraftWeights)) {
+            (_, Some(w)) => Some(w.bytes()),
+            (Some(d), None) => match cat.model(d) {
+                Ok(m) => {
+                    let bits = match quant {
+                        Some(WeightSpec::Bits { bpw, .. }) => bpw,
+                        _ => cat.quant(DEFAULT_QUANT).map_or(4.85, |q| q.bpw),
+                    };
+                    Some(m.arch.read_params_per_token() * bits / 8.0)
+                }
+                Err(e) => {
+                    fail(Key::Draft, e);
+                    None
+                }
+            },
+            (None, None) => None,
+        }
+        .map(|draft_bytes| Speculation {
+            draft_bytes,
+            k: self.whole(Key::K).unwrap_or(DEFAULT_K),
+            accept: self.number(Key::Accept).unwrap_or(DEFAULT_ACCEPT),
+        });
+
+        if !issues.is_empty() {
+            return Err(issues);
+        }
+        let (Some(machine), Some(model), Some(weights), Some(kv_bits)) = (machine, model, quant, kv_bits) else {
+            return Err(vec![KeyIssue {
+                key: Key::V,
+                problem: "scenario incomplete".into(),
+            }]);
+        };
+        Ok(Inputs {
+            machine,
+            model,
+            weights,
+            context: self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64,
+            kv_bits,
+            placement: Placement {
+                gpu_frac: self.number(Key::GpuFrac),
+                ram_bw_gbs: self.number(Key::RamBw).unwrap_or(estimator::DEFAULT_RAM_BW_GBS),
+                expert_offload: self.offload_experts(),
+            },
+            tp: self.whole(Key::Tp).unwrap_or(1),
+            split: self.whole(Key::Split).unwrap_or(1),
+            batch: self.whole(Key::Batch),
+            speculation,
+            prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
+        })
+    }
+}
+
+/// How the page presents a scenario: the full page, or a compact embed with chosen views.
+/// These keys (`embed`, `view`) travel beside the scenario's in the same query string.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Presentation {
+    pub embed: bool,
+    /// Views named by `view=context,machines`, in order, known ones only.
+    pub views: Vec<String>,
+}
+
+impl Presentation {
+    pub fn from_query(query: &str) -> Presentation {
+        let mut p = Presentation::default();
+        for (k, v) in parse_query(query) {
+            let key = Key::named(&k);
+            match key.map(|k| (k, k.spec().value.parse(&v))) {
+                Some((Key::Embed, Ok(Value::Flag(f)))) => p.embed = f,
+                Some((Key::View, Ok(Value::List(l)))) => p.views = l,
+                _ => {}
+            }
+        }
+        p
+    }
+
+    /// `&embed=1&view=…` to append to a scenario's query.
+    pub fn to_query_suffix(&self) -> String {
+        let mut out = String::new();
+        if self.embed {
+            out.push_str(&format!("&{}=1", Key::Embed.name()));
+        }
+        if !self.views.is_empty() {
+            out.push_str(&format!("&{}={}", Key::View.name(), encode(&self.views.join(","))));
+        }
+        out
+    }
+}
+
+/// A catalog machine as the estimator sees it, without the scenario's overrides.
+pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
+    MachineSpec {
+        name: m.name.clone(),
+        kind: m.kind,
+        bandwidth_gbs: m.bandwidth_gbs,
+        memory_gib: Some(m.memory_gib),
+        tflops: m.fp16_tflops,
+        usable_fraction: m.usable_fraction.unwrap_or(1.0),
+        hbm: m.is_hbm(),
+        time: crate::catalog::calibration().time_model(Class::of(m.kind, m.is_hbm())),
+    }
+}
+
+/// Shortest text that reads back as the same f64.
+fn num(v: f64) -> String {
+    format!("{v}")
+}
+
+/// Splits `a=1&b=x%20y` into decoded pairs.
+pub fn parse_query(query: &str) -> Vec<(String, String)> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+/// Percent-encodes everything but unreserved characters.
+pub fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` and `+`; invalid escapes stay as written, invalid UTF-8 becomes U+FFFD.
+pub fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_decoding_is_total() {
+        assert_eq!(decode("a%20b+c"), "a b c");
+        assert_eq!(decode("%"), "%");
+        assert_eq!(decode("%zz"), "%zz");
+        assert_eq!(decode("%e2%82%ac"), "€");
+        assert_eq!(decode("%ff"), "\u{fffd}");
+    }
+
+    #[test]
+    fn bad_values_are_reported_by_key_and_left_at_default() {
+        let (s, issues, unknown) = Scenario::from_query_with_unknown("bw=abc&ctx=-3&hw=rtx-3090&zzz=1&ctxx=2");
+        assert_eq!(s.number(Key::Bw), None);
+        assert_eq!(s.whole(Key::Ctx), None);
+        assert_eq!(s.text(Key::Hw), Some("rtx-3090"));
+        let keys: Vec<Key> = issues.iter().map(|i| i.key).collect();
+        assert_eq!(keys, vec![Key::Bw, Key::Ctx]);
+        assert_eq!(issues[0].to_string(), "bw: \"abc\" is not a number");
+        assert_eq!(
+            unknown.lines(),
+            vec!["zzz: unknown key".to_string(), "ctxx: unknown key; did you mean ctx?".to_string()]
+        );
+    }
+
+    #[test]
+    fn presentation_keys_ride_beside_the_scenario() {
+        let p = Presentation::from_query("?hw=rtx-3090&embed=1&view=context,%3Cscript%3E,machines");
+        assert!(p.embed);
+        assert_eq!(p.views, vec!["context", "machines"]);
+        assert_eq!(p.to_query_suffix(), "&embed=1&view=context%2Cmachines");
+        assert_eq!(Presentation::from_query("hw=rtx-3090"), Presentation::default());
+        let (s, issues) = Scenario::from_query("embed=1&view=table");
+        assert_eq!((s, issues.len()), (Scenario::default(), 0));
+    }
+
+    #[test]
+    fn defaults_are_left_out_of_links() {
+        let (s, _) = Scenario::from_query("v=1&hw=rtx-4090&ctx=4096&quant=q4_k_m&ctx=8192");
+        assert_eq!(s.to_query(), "v=1&ctx=8192");
+    }
+
+    #[test]
+    fn the_table_is_in_key_order_and_names_are_unique() {
+        for (i, k) in keys::KEYS.iter().enumerate() {
+            assert_eq!(k.key as usize, i, "{}", k.name);
+            assert_eq!(Key::named(k.name), Some(k.key));
+        }
+    }
+}
