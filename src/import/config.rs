@@ -416,7 +416,14 @@ fn as_count(field: &str, v: &Value) -> Result<u32, String> {
 
 /// A value for an error message, cut short so hostile input cannot flood the page.
 fn short(v: &Value) -> String {
-    let s = v.to_string();
+    let s = match v {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        Value::String(t) => format!("\"{t}\""),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    };
     if s.chars().count() > 40 {
         format!("{}…", s.chars().take(40).collect::<String>())
     } else {
