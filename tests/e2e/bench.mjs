@@ -24,7 +24,7 @@ for (const f of await readdir(dist)) {
   total += gz;
   console.log(`  ${f}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
 }
-console.log(`transfer: ${(total / 1024).toFixed(1)} KB gzipped in total (budget 200 KB)`);
+console.log(`transfer: ${(total / 1024).toFixed(1)} KB gzipped in total (KB = 1024 bytes; ${(total / 1000).toFixed(1)} kB of 1000 bytes; budget 250 KB)`);
 
 const server = await serve('/');
 const browser = await launch();
