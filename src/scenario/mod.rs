@@ -529,57 +529,21 @@ fn num(v: f64) -> String {
     format!("{v}")
 }
 
-/// Splits `a=1&b=x%20y` into decoded pairs.
+/// Splits `a=1&b=x%20y` into decoded pairs (`+` is a space; invalid UTF-8 becomes U+FFFD).
 pub fn parse_query(query: &str) -> Vec<(String, String)> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|pair| {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (decode(k), decode(v))
-        })
+    form_urlencoded::parse(query.trim_start_matches('?').as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
         .collect()
 }
 
-/// Percent-encodes everything but unreserved characters.
+/// Percent-encodes everything but unreserved characters (RFC 3986).
 pub fn encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-/// Decodes `%XX` and `+`; invalid escapes stay as written, invalid UTF-8 becomes U+FFFD.
-pub fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok());
-                match hex {
-                    Some(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    const RESERVED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'_')
+        .remove(b'.')
+        .remove(b'~');
+    percent_encoding::utf8_percent_encode(s, RESERVED).to_string()
 }
 
 #[cfg(test)]
@@ -588,11 +552,13 @@ mod tests {
 
     #[test]
     fn percent_decoding_is_total() {
-        assert_eq!(decode("a%20b+c"), "a b c");
-        assert_eq!(decode("%"), "%");
-        assert_eq!(decode("%zz"), "%zz");
-        assert_eq!(decode("%e2%82%ac"), "€");
-        assert_eq!(decode("%ff"), "\u{fffd}");
+        let value = |q: &str| parse_query(&format!("k={q}")).pop().unwrap().1;
+        assert_eq!(value("a%20b+c"), "a b c");
+        assert_eq!(value("%"), "%");
+        assert_eq!(value("%zz"), "%zz");
+        assert_eq!(value("%e2%82%ac"), "€");
+        assert_eq!(value("%ff"), "\u{fffd}");
+        assert_eq!(encode("a b/€~"), "a%20b%2F%E2%82%AC~");
     }
 
     #[test]
