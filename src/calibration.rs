@@ -19,7 +19,7 @@
 //! the measurements, use [`CPU_PRIOR`]. The band is the 10th–90th percentile of the fit's
 //! residuals ln(measured ÷ fitted) within the class.
 //!
-//! The fit is handed to the estimator as each machine's [`TimeModel`]; `crate::catalog` fits it on
+//! The fit is handed to the estimator as each machine's [`TimeModel`]; the catalog module fits it on
 //! the shipped measurements. `tests/calibration.rs` recomputes the leave-one-machine-out error and
 //! docs/accuracy.md reports it.
 

@@ -12,7 +12,7 @@
 //!   is the plain BW ÷ (W + K). Weights that do not fit the fast pool (VRAM) are read from the slow
 //!   one (system RAM at `ram_bw`; on unified-memory machines, disk at [`DISK_BW_GBS`]), so the time
 //!   per token grows with the share of bytes in the slow pool: the spill cliff.
-//! - **Expected**: the machine's [`TimeModel`] (fitted by `crate::calibration` on measured runs and
+//! - **Expected**: the machine's [`TimeModel`] (fitted by the calibration module on measured runs and
 //!   handed in with the machine): a fixed per-token overhead plus per-pool bytes over bandwidth
 //!   divided by streaming efficiencies, never above the ceiling.
 //! - **Multi-device**: tensor parallel over `tp` devices splits the bytes, so bandwidths add (times
