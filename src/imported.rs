@@ -1,11 +1,11 @@
-//! A model the user imported (config.json or GGUF header): its exact architecture applied over
-//! the scenario's custom-model keys. Links carry only those keys (parameters, layers, KV heads,
-//! head dim, file size), which is the closest a URL can say; the page says so.
+//! A model the user imported (config.json or GGUF header): its architecture written into the
+//! scenario as the custom-architecture keys, so a shared link reproduces it exactly without the
+//! file.
 
-use crate::estimator::arch::Arch;
-use crate::estimator::{Inputs, ModelSpec, WeightSpec};
+use crate::estimator::arch::{Arch, Attention};
 use crate::import::config::ImportedConfig;
 use crate::import::gguf::Gguf;
+use crate::scenario::keys::Group;
 use crate::scenario::{Key, Scenario, Size, SizeUnit, Value};
 
 /// What was imported.
@@ -61,101 +61,123 @@ impl Imported {
         })
     }
 
-    /// The scenario keys that stand for this model in a link.
+    /// Writes this model into the scenario as the custom-architecture keys (and its file size),
+    /// so that the link alone reproduces it exactly.
     pub fn apply_to(&self, s: &mut Scenario) {
-        s.clear(Key::Model);
-        s.put(Key::Params, Value::Number(round3(self.arch.total_params() / 1e9)));
-        match self.arch.is_moe() {
-            true => s.put(Key::Active, Value::Number(round3(self.arch.read_params_per_token() / 1e9))),
-            false => s.clear(Key::Active),
+        for key in Key::all().filter(|k| k.spec().group == Group::CustomModel) {
+            s.clear(key);
         }
-        s.put(Key::Layers, Value::Whole(self.arch.layers));
-        s.put(Key::KvHeads, Value::Whole(self.arch.kv_heads));
-        s.put(Key::HeadDim, Value::Whole(self.arch.head_dim));
+        s.clear(Key::Model);
+        let a = &self.arch;
+        let mut whole = |k: Key, v: u32| s.put(k, Value::Whole(v));
+        whole(Key::Layers, a.layers);
+        whole(Key::KvHeads, a.kv_heads);
+        whole(Key::HeadDim, a.head_dim);
+        whole(Key::Hidden, a.hidden);
+        whole(Key::Heads, a.heads);
+        whole(Key::Vocab, a.vocab);
+        if a.intermediate > 0 {
+            whole(Key::Ffn, a.intermediate);
+        }
+        if a.experts > 0 {
+            whole(Key::Experts, a.experts);
+            whole(Key::TopK, a.experts_per_token.max(1));
+            whole(Key::ExpertFfn, a.moe_intermediate);
+            if a.shared_intermediate > 0 {
+                whole(Key::SharedFfn, a.shared_intermediate);
+            }
+            if a.dense_layers > 0 {
+                whole(Key::DenseLayers, a.dense_layers);
+            }
+        } else if a.dense_layers != a.layers {
+            whole(Key::DenseLayers, a.dense_layers);
+        }
+        match &a.attention {
+            Attention::Full => {}
+            Attention::SlidingWindow { window, swa_layers } => {
+                whole(Key::Swa, *window);
+                whole(Key::SwaLayers, *swa_layers);
+            }
+            Attention::Latent {
+                kv_lora_rank,
+                q_lora_rank,
+                qk_rope_dim,
+                qk_nope_dim,
+                v_head_dim,
+            } => {
+                whole(Key::KvLora, *kv_lora_rank);
+                whole(Key::QLora, *q_lora_rank);
+                whole(Key::RopeDim, *qk_rope_dim);
+                whole(Key::NopeDim, *qk_nope_dim);
+                whole(Key::VDim, *v_head_dim);
+            }
+            Attention::HybridLinear(l) => {
+                whole(Key::LinearLayers, l.layers);
+                whole(Key::LinearKHeads, l.k_heads);
+                whole(Key::LinearVHeads, l.v_heads);
+                whole(Key::LinearKDim, l.k_dim);
+                whole(Key::LinearVDim, l.v_dim);
+                whole(Key::LinearConv, l.conv);
+                s.put(Key::Linear, Value::Text(l.kind.id().into()));
+            }
+        }
+        if a.tied_embeddings {
+            s.put(Key::Tied, Value::Flag(true));
+        }
+        if !a.mlp_gated {
+            s.put(Key::Mlp, Value::Text("plain".into()));
+        }
+        if a.attn_gate {
+            s.put(Key::AttnGate, Value::Flag(true));
+        }
         match self.file_bytes {
+            // In bytes, so the link gives back exactly the file's size.
             Some(b) => s.put(
                 Key::Weights,
                 Value::Size(Size {
-                    value: round3(b / 1e9),
-                    unit: SizeUnit::GB,
+                    value: b.round(),
+                    unit: SizeUnit::B,
                 }),
             ),
             None => s.clear(Key::Weights),
         }
     }
-
-    /// The keys [`Imported::apply_to`] writes.
-    const KEYS: [Key; 7] = [
-        Key::Model,
-        Key::Params,
-        Key::Active,
-        Key::Layers,
-        Key::KvHeads,
-        Key::HeadDim,
-        Key::Weights,
-    ];
-
-    /// Does the scenario still describe this import (a custom model with its keys)?
-    pub fn matches(&self, s: &Scenario) -> bool {
-        let mut want = s.clone();
-        self.apply_to(&mut want);
-        Self::KEYS.iter().all(|k| want.get(*k) == s.get(*k))
-    }
-
-    /// Resolves `s`, with this import's architecture when the scenario still describes it.
-    pub fn resolve(import: Option<&Imported>, s: &Scenario, cat: &crate::catalog::Catalog) -> Option<Inputs> {
-        let mut inputs = s.resolve(cat).ok()?;
-        if let Some(i) = import.filter(|i| i.matches(s)) {
-            i.apply(&mut inputs);
-        }
-        Some(inputs)
-    }
-
-    /// Replaces the resolved custom model by the imported architecture.
-    pub fn apply(&self, inputs: &mut Inputs) {
-        inputs.model = ModelSpec::Arch {
-            name: self.name.clone(),
-            arch: Box::new(self.arch.clone()),
-        };
-        if let Some(bytes) = self.file_bytes {
-            inputs.weights = WeightSpec::File { bytes };
-        }
-    }
-}
-
-fn round3(v: f64) -> f64 {
-    (v * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::catalog::catalog;
-    use crate::estimator::estimate;
+    use crate::estimator::{estimate, Inputs, ModelSpec, WeightSpec};
+
+    /// The resolved scenario with the import's own architecture put in directly.
+    fn with_arch(mut inputs: Inputs, i: &Imported) -> Inputs {
+        inputs.model = ModelSpec::Arch {
+            name: i.name.clone(),
+            arch: Box::new(i.arch.clone()),
+            max_context: None,
+        };
+        if let Some(bytes) = i.file_bytes {
+            inputs.weights = WeightSpec::File { bytes };
+        }
+        inputs
+    }
 
     #[test]
-    fn an_imported_config_drives_the_estimate_and_its_link_carries_the_shape() {
+    fn a_link_reproduces_an_imported_model_exactly() {
         let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/deepseek-v3.config.json")).unwrap();
         let imported = Imported::from_config(crate::import::config::from_config_json(&text).unwrap());
         let mut s = Scenario::default();
         s.set(Key::Hw, "h200-sxm").unwrap();
         imported.apply_to(&mut s);
-        assert!(imported.matches(&s));
-        let query = s.to_query();
-        assert!(query.contains("params=671.") && query.contains("layers=61"), "{query}");
-        let mut inputs = s.resolve(catalog()).unwrap();
-        imported.apply(&mut inputs);
-        let e = estimate(&inputs);
+        let (back, issues) = Scenario::from_query(&s.to_query());
+        assert!(issues.is_empty(), "{issues:?}");
+        let from_link = estimate(&back.resolve(catalog()).unwrap());
+        let direct = estimate(&with_arch(s.resolve(catalog()).unwrap(), &imported));
+        assert_eq!(from_link.ceiling_tok_s, direct.ceiling_tok_s);
+        assert_eq!(from_link.bytes_per_token, direct.bytes_per_token);
+        assert_eq!(from_link.ttft_s, direct.ttft_s);
         // MLA: about 70 KB of cache per token, not the GQA formula's megabytes.
-        assert!(
-            (e.bytes_per_token.kv / 4096.0 - 70_272.0).abs() < 1.0,
-            "{}",
-            e.bytes_per_token.kv / 4096.0
-        );
-        let mut other = s.clone();
-        other.put(Key::Layers, Value::Whole(60));
-        assert!(!imported.matches(&other));
-        // Another machine, same model keys: still the import.
-        assert!(imported.matches(&crate::views::with_machine(&s, "rtx-4090")));
+        assert!((from_link.bytes_per_token.kv / 4096.0 - 70_272.0).abs() < 1.0);
     }
 }

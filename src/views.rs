@@ -37,7 +37,48 @@ pub fn note_text(note: &Note) -> String {
         Note::KvNotModelled => "KV cache not modelled: give layers, kv_heads and head_dim".into(),
         Note::PrefillNoTflops => "prefill unknown: no TFLOPS figure for this machine".into(),
         Note::PrefillNoParams => "prefill unknown: give the parameter count".into(),
+        Note::GpuFracCapped { asked, held } => format!(
+            "gpu_frac {} is more than VRAM holds beside the KV cache; using {:.2}",
+            trim(*asked),
+            held
+        ),
+        Note::RamIgnored => "ram applies to discrete-GPU machines; this machine's own memory is its RAM, so ram is ignored".into(),
+        Note::ContextBeyondTrained { trained } => {
+            format!("the context is beyond the {trained} tokens this model was trained for")
+        }
+        Note::BatchNeedsTflops => "batch: no compute limit known; a tflops figure is needed".into(),
+        Note::DraftKvNotModelled => "draft given by size: its KV cache is not modelled".into(),
+        Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
+}
+
+/// The batch line of the headline.
+pub fn batch_text(b: &BatchResult) -> String {
+    match (b.aggregate_tok_s, b.per_stream_tok_s) {
+        (Some(all), Some(each)) => format!(
+            "Batch of {}: {} tok/s in all, {} tok/s per stream{}.",
+            b.size,
+            fmt_tok_s(all),
+            fmt_tok_s(each),
+            b.compute_bound_from
+                .map(|c| format!("; compute-bound from batch {c}"))
+                .unwrap_or_default()
+        ),
+        _ => format!(
+            "Batch of {}: no compute limit known for this machine, so no batched figure: give its FP16 TFLOPS (tflops).",
+            b.size
+        ),
+    }
+}
+
+/// The speculative-decoding line of the headline.
+pub fn spec_text(s: &SpecResult) -> String {
+    format!(
+        "Speculative decoding: {} tok/s expected, {:.2}× decoding alone ({:.2} tokens per verify step).",
+        fmt_tok_s(s.tok_s),
+        s.speedup,
+        s.tokens_per_step
+    )
 }
 
 /// An estimate as the CLI prints it (JSON field names and pool labels are a documented contract:
@@ -78,6 +119,9 @@ pub struct PoolReport {
     pub weight_bytes: f64,
     pub kv_bytes: f64,
     pub seconds: f64,
+    pub capacity_bytes: Option<f64>,
+    pub needed_bytes: f64,
+    pub fits: bool,
 }
 
 #[derive(Serialize)]
@@ -91,9 +135,11 @@ pub struct SpillReport {
 #[derive(Serialize)]
 pub struct BatchReport {
     pub size: u32,
-    pub aggregate_tok_s: f64,
-    pub per_stream_tok_s: f64,
+    pub aggregate_tok_s: Option<f64>,
+    pub per_stream_tok_s: Option<f64>,
     pub compute_bound_from: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -124,6 +170,9 @@ impl Report {
                     weight_bytes: p.weight_bytes,
                     kv_bytes: p.kv_bytes,
                     seconds: p.seconds,
+                    capacity_bytes: p.capacity_bytes,
+                    needed_bytes: p.needed_bytes,
+                    fits: p.fits,
                 })
                 .collect(),
             memory_needed_bytes: e.memory_needed_bytes,
@@ -143,6 +192,7 @@ impl Report {
                 aggregate_tok_s: b.aggregate_tok_s,
                 per_stream_tok_s: b.per_stream_tok_s,
                 compute_bound_from: b.compute_bound_from,
+                note: b.note.as_ref().map(note_text),
             }),
             speculative: e.speculative.as_ref().map(|s: &SpecResult| SpecReport {
                 tok_s: s.tok_s,
@@ -452,17 +502,34 @@ pub fn trim(v: f64) -> String {
 
 /// The memory sentence: fits, or which pool overflows and by how much.
 pub fn fit_text(e: &Estimate) -> String {
+    // What each pool with a capacity holds, when the placement uses more than one.
+    let held = || {
+        e.pools
+            .iter()
+            .filter_map(|p| {
+                p.capacity_bytes
+                    .map(|c| format!("{} {} of {}", pool_label(p.pool), fmt_bytes(p.needed_bytes), fmt_bytes(c)))
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let spilled = e.pools.iter().filter(|p| p.capacity_bytes.is_some()).count() > 1;
     match (e.fits, e.memory_available_bytes, &e.spill) {
+        (Some(true), Some(_), _) if spilled => format!("Fits: {}.", held()),
         (Some(true), Some(a), _) => format!("Fits: needs {} of {} usable.", fmt_bytes(e.memory_needed_bytes), fmt_bytes(a)),
-        (Some(false), Some(a), Some(sp)) => format!(
-            "Does not fit: needs {}, {} holds {} usable. {} over; {:.0}% of the weight bytes are read from {}.",
-            fmt_bytes(e.memory_needed_bytes),
-            pool_label(sp.pool),
-            fmt_bytes(a),
-            fmt_bytes(sp.bytes),
-            sp.fraction * 100.0,
-            pool_label(sp.into)
-        ),
+        (Some(false), Some(_), Some(sp)) => {
+            let from = e.pools.iter().find(|p| p.pool == sp.pool && !p.fits);
+            let (needed, cap) = from.map_or((e.memory_needed_bytes, 0.0), |p| (p.needed_bytes, p.capacity_bytes.unwrap_or(0.0)));
+            format!(
+                "Does not fit: needs {}, {} holds {} usable. {} over; {:.0}% of the weight bytes are read from {}.",
+                fmt_bytes(needed),
+                pool_label(sp.pool),
+                fmt_bytes(cap),
+                fmt_bytes(sp.bytes),
+                sp.fraction * 100.0,
+                pool_label(sp.into)
+            )
+        }
         (Some(false), Some(a), None) => format!(
             "Does not fit: needs {} of {} usable.",
             fmt_bytes(e.memory_needed_bytes),

@@ -129,3 +129,69 @@ fn lists_and_accuracy() {
     assert_eq!(code, 0);
     assert!(out.contains("leave-one-machine-out"), "{out}");
 }
+
+#[test]
+fn catalog_prints_the_three_catalogs_with_their_named_fields() {
+    let v = json(&["catalog"]);
+    let machines = v["machines"].as_array().unwrap();
+    let models = v["models"].as_array().unwrap();
+    let quants = v["quants"].as_array().unwrap();
+    assert!(machines.len() >= 220 && models.len() >= 80 && quants.len() >= 40);
+    for m in machines {
+        for key in ["id", "name", "kind", "memory_gib", "bandwidth_gbs", "fp16_tflops", "source"] {
+            assert!(!m[key].is_null(), "machine {key}: {m}");
+        }
+        assert!(m.get("price_usd").is_some());
+    }
+    for m in models {
+        for key in [
+            "id",
+            "name",
+            "params_b",
+            "active_params_b",
+            "layers",
+            "kv_heads",
+            "head_dim",
+            "source",
+            "arch_params_b",
+            "max_context",
+        ] {
+            assert!(!m[key].is_null(), "model {key}: {m}");
+        }
+    }
+    for q in quants {
+        for key in ["id", "name", "bits_per_weight", "source"] {
+            assert!(!q[key].is_null(), "quant {key}: {q}");
+        }
+    }
+    let mac = machines.iter().find(|m| m["id"] == "m4-max-40c").unwrap();
+    assert!(mac["fp16_tflops"].as_f64().unwrap() > 5.0);
+    // The list command stays.
+    let (code, out, _) = run(&["list", "models"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("qwen3-next-80b-a3b"));
+}
+
+#[test]
+fn pools_report_what_each_holds_and_a_batch_without_compute_is_null() {
+    let v = json(&["estimate", "hw=rtx-5090&model=gpt-oss-120b&quant=mxfp4&offload=experts"]);
+    assert_eq!(v["fits"], true);
+    for p in v["pools"].as_array().unwrap() {
+        for key in ["capacity_bytes", "needed_bytes", "fits"] {
+            assert!(p.get(key).is_some(), "{key}: {p}");
+        }
+    }
+    let v = json(&["estimate", "bw=500&mem=48&model=llama-3.1-8b&batch=16"]);
+    assert!(v["batch"]["aggregate_tok_s"].is_null() && v["batch"]["per_stream_tok_s"].is_null());
+    assert!(v["batch"]["note"].as_str().unwrap().contains("tflops"), "{}", v["batch"]);
+    let v = json(&["estimate", "hw=rtx-3060-12g&model=llama-3.1-70b&gpu_frac=0.5"]);
+    assert!(
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().starts_with("gpu_frac")),
+        "{}",
+        v["notes"]
+    );
+}

@@ -978,3 +978,135 @@ fn mutated_headers_never_panic() {
         t.elapsed().as_secs_f64()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hybrid layers: Gated DeltaNet and Mamba-2, from config.json and from GGUF metadata.
+
+/// A config.json's total lands within 2% of the catalog row entered from the same model card.
+fn assert_matches_catalog(c: &ImportedConfig, id: &str) {
+    let row = catalog().model(id).unwrap();
+    let off = c.arch.total_params() / 1e9 / row.params_b - 1.0;
+    assert!(off.abs() <= 0.02, "{id}: {:.3}B vs {}B", c.arch.total_params() / 1e9, row.params_b);
+    assert_eq!(c.arch.linear(), row.arch.linear(), "{id}");
+}
+
+#[test]
+fn qwen3_next_config_reads_its_gated_deltanet_layers_and_gated_attention() {
+    let c = from_config_json(
+        r#"{"model_type": "qwen3_next", "num_hidden_layers": 48, "hidden_size": 2048, "num_attention_heads": 16,
+            "num_key_value_heads": 2, "head_dim": 256, "vocab_size": 151936, "tie_word_embeddings": false,
+            "intermediate_size": 5120, "num_experts": 512, "num_experts_per_tok": 10, "moe_intermediate_size": 512,
+            "shared_expert_intermediate_size": 512, "full_attention_interval": 4, "linear_num_key_heads": 16,
+            "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+            "linear_conv_kernel_dim": 4, "max_position_embeddings": 262144}"#,
+    )
+    .unwrap();
+    assert!(c.arch.attn_gate, "Qwen3-Next gates its attention output");
+    assert_eq!(c.arch.attention_layers(), 12.0);
+    assert_matches_catalog(&c, "qwen3-next-80b-a3b");
+}
+
+#[test]
+fn granite_4_h_config_reads_its_mamba2_layers() {
+    let mut types = vec!["mamba"; 40];
+    for i in [5, 15, 25, 35] {
+        types[i] = "attention";
+    }
+    let c = from_config_json(&format!(
+        r#"{{"model_type": "granitemoehybrid", "num_hidden_layers": 40, "hidden_size": 4096, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "vocab_size": 100352, "tie_word_embeddings": true, "intermediate_size": 768,
+            "num_local_experts": 72, "num_experts_per_tok": 10, "shared_intermediate_size": 1536,
+            "mamba_n_heads": 128, "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_n_groups": 1,
+            "mamba_d_head": "auto", "layer_types": {types:?}}}"#
+    ))
+    .unwrap();
+    let l = c.arch.linear().copied().unwrap();
+    assert_eq!(
+        (l.layers, l.v_heads, l.v_dim, l.k_dim),
+        (36, 128, 64, 128),
+        "d_head auto = 2 × 4096 / 128"
+    );
+    assert_matches_catalog(&c, "granite-4.0-h-small");
+}
+
+#[test]
+fn nemotron_h_config_reads_its_block_pattern() {
+    let pattern = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-";
+    let c = from_config_json(&format!(
+        r#"{{"model_type": "nemotron_h", "num_hidden_layers": 52, "hidden_size": 4096, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "attention_head_dim": 128, "vocab_size": 131072, "tie_word_embeddings": false,
+            "intermediate_size": 21504, "mlp_hidden_act": "relu2", "hybrid_override_pattern": "{pattern}",
+            "mamba_num_heads": 128, "mamba_head_dim": 64, "n_groups": 8, "ssm_state_size": 128, "conv_kernel": 4}}"#
+    ))
+    .unwrap();
+    assert_eq!((c.arch.layers, c.arch.dense_layers, c.arch.mlp_gated), (28, 24, false));
+    assert_matches_catalog(&c, "nemotron-h-8b");
+    let bad = from_config_json(
+        r#"{"num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 10, "hybrid_override_pattern": "MX"}"#,
+    );
+    assert!(bad.unwrap_err().starts_with("hybrid_override_pattern: expected only M, * and -"));
+}
+
+#[test]
+fn hybrid_gguf_metadata_gives_the_linear_layers() {
+    // Qwen3-Next as llama.cpp converts it: ssm.* keys and a full-attention interval.
+    let next = model(3)
+        .kv("general.architecture", V::Str("qwen3next".into()))
+        .kv("qwen3next.block_count", V::U32(48))
+        .kv("qwen3next.embedding_length", V::U32(2048))
+        .kv("qwen3next.attention.head_count", V::U32(16))
+        .kv("qwen3next.attention.head_count_kv", V::U32(2))
+        .kv("qwen3next.attention.key_length", V::U32(256))
+        .kv("qwen3next.expert_count", V::U32(512))
+        .kv("qwen3next.expert_used_count", V::U32(10))
+        .kv("qwen3next.expert_feed_forward_length", V::U32(512))
+        .kv("qwen3next.expert_shared_feed_forward_length", V::U32(512))
+        .kv("qwen3next.full_attention_interval", V::U32(4))
+        .kv("qwen3next.ssm.state_size", V::U32(128))
+        .kv("qwen3next.ssm.group_count", V::U32(16))
+        .kv("qwen3next.ssm.time_step_rank", V::U32(32))
+        .kv("qwen3next.ssm.inner_size", V::U32(4096))
+        .kv("qwen3next.ssm.conv_kernel", V::U32(4))
+        .kv("qwen3next.vocab_size", V::U32(151936))
+        .tensor("output.weight", &[2048, 151936], "Q6_K");
+    let a = next.parse().arch.unwrap();
+    let cat = &catalog().model("qwen3-next-80b-a3b").unwrap().arch;
+    assert_eq!(a.linear(), cat.linear());
+    assert!(a.attn_gate);
+    assert!(
+        (a.total_params() / cat.total_params() - 1.0).abs() < 1e-6,
+        "{} vs {}",
+        a.total_params(),
+        cat.total_params()
+    );
+
+    // Nemotron-H: per-layer KV heads (0 on Mamba and MLP blocks) and feed-forward lengths (0 on
+    // mixer blocks).
+    let pattern: Vec<char> = "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-".chars().collect();
+    let per_layer = |f: &dyn Fn(char) -> u32| V::array(pattern.iter().map(|c| V::U32(f(*c))).collect());
+    let nemo = model(3)
+        .kv("general.architecture", V::Str("nemotron_h".into()))
+        .kv("nemotron_h.block_count", V::U32(52))
+        .kv("nemotron_h.embedding_length", V::U32(4096))
+        .kv("nemotron_h.attention.head_count", V::U32(32))
+        .kv("nemotron_h.attention.head_count_kv", per_layer(&|c| if c == '*' { 8 } else { 0 }))
+        .kv("nemotron_h.attention.key_length", V::U32(128))
+        .kv("nemotron_h.feed_forward_length", per_layer(&|c| if c == '-' { 21504 } else { 0 }))
+        .kv("nemotron_h.ssm.state_size", V::U32(128))
+        .kv("nemotron_h.ssm.group_count", V::U32(8))
+        .kv("nemotron_h.ssm.time_step_rank", V::U32(128))
+        .kv("nemotron_h.ssm.inner_size", V::U32(8192))
+        .kv("nemotron_h.ssm.conv_kernel", V::U32(4))
+        .kv("nemotron_h.vocab_size", V::U32(131072))
+        .tensor("output.weight", &[4096, 131072], "Q6_K");
+    let a = nemo.parse().arch.unwrap();
+    let cat = &catalog().model("nemotron-h-8b").unwrap().arch;
+    assert_eq!((a.layers, a.dense_layers, a.mlp_gated), (28, 24, false));
+    assert_eq!(a.linear(), cat.linear());
+    assert!(
+        (a.total_params() / cat.total_params() - 1.0).abs() < 1e-6,
+        "{} vs {}",
+        a.total_params(),
+        cat.total_params()
+    );
+}

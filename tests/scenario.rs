@@ -140,7 +140,7 @@ fn documented_keys() -> Vec<(String, String, String, String)> {
 
 /// The docs row the key table asks for.
 fn row_of(k: &tokbound::scenario::keys::KeySpec) -> String {
-    format!("| `{}` | {} | {} | {} |", k.name, k.meaning, k.unit, k.default)
+    k.docs_row()
 }
 
 #[test]

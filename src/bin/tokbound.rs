@@ -18,7 +18,9 @@ use tokbound::{calibration, estimator};
 
 const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.md)
        tokbound list machines|models|quants
-       tokbound accuracy";
+       tokbound accuracy
+       tokbound catalog
+       tokbound keys";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -26,6 +28,8 @@ fn main() -> ExitCode {
         Some("estimate") => estimate(&args[1..]),
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
+        Some("keys") => keys(),
+        Some("catalog") => catalog_json(),
         Some("-h" | "--help" | "help") => {
             out(USAGE);
             ExitCode::SUCCESS
@@ -70,16 +74,7 @@ fn estimate(args: &[String]) -> ExitCode {
         };
         obj.insert("model".into(), model.into());
     }
-    match serde_json::to_string_pretty(&json) {
-        Ok(s) => {
-            out(&s);
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("internal error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    print_json(&json)
 }
 
 fn list(what: Option<&str>) -> ExitCode {
@@ -102,6 +97,67 @@ fn list(what: Option<&str>) -> ExitCode {
         _ => {
             eprintln!("list what? machines, models or quants");
             return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The three catalogs as one JSON object (docs/catalog.md).
+fn catalog_json() -> ExitCode {
+    let cat = catalog();
+    let json = serde_json::json!({
+        "machines": cat.machines.iter().map(|m| serde_json::json!({
+            "id": m.id,
+            "name": m.name,
+            "kind": m.kind.id(),
+            "memory_gib": m.memory_gib,
+            "bandwidth_gbs": m.bandwidth_gbs,
+            "fp16_tflops": m.fp16_tflops,
+            "tflops_source": m.tflops_source,
+            "backend": m.backend,
+            "price_usd": m.price_usd,
+            "price_source": m.price_source,
+            "source": m.source,
+        })).collect::<Vec<_>>(),
+        "models": cat.models.iter().map(|m| serde_json::json!({
+            "id": m.id,
+            "name": m.name,
+            "family": m.family,
+            "params_b": m.params_b,
+            "active_params_b": m.active_params_b,
+            "arch_params_b": m.arch.total_params() / 1e9,
+            "max_context": m.max_context,
+            "layers": m.arch.layers,
+            "kv_heads": m.arch.kv_heads,
+            "head_dim": m.arch.head_dim,
+            "source": m.source,
+        })).collect::<Vec<_>>(),
+        "quants": cat.quants.iter().map(|q| serde_json::json!({
+            "id": q.id,
+            "name": q.name,
+            "bits_per_weight": q.bpw,
+            "weights": q.weights,
+            "kv": q.kv,
+            "source": q.source,
+        })).collect::<Vec<_>>(),
+    });
+    print_json(&json)
+}
+
+/// Every scenario key as docs/scenario.md tabulates it, group by group.
+fn keys() -> ExitCode {
+    // The docs lines exist in native builds only (the page does not carry them).
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use tokbound::scenario::keys::{Group, KEYS};
+        for group in Group::ALL {
+            outf(format_args!(
+                "## {group:?}\n\n| key | meaning | unit | default |\n|---|---|---|---|"
+            ));
+            for k in KEYS.iter().filter(|k| k.group == group) {
+                out(&k.docs_row());
+            }
+            out("");
         }
     }
     ExitCode::SUCCESS
@@ -138,6 +194,20 @@ fn accuracy() -> ExitCode {
         ));
     }
     ExitCode::SUCCESS
+}
+
+/// Prints a JSON value, pretty.
+fn print_json(json: &serde_json::Value) -> ExitCode {
+    match serde_json::to_string_pretty(json) {
+        Ok(s) => {
+            out(&s);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("internal error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Writes a line to stdout; a closed pipe (`tokbound … | head`) ends quietly instead of panicking.

@@ -1,11 +1,12 @@
-//! The catalogs' CSV files, read with the `csv` crate, as records whose fields are looked up by
-//! their header's name.
+//! The catalogs as records whose fields are looked up by their header's name. `data/*.csv` is
+//! read with the `csv` crate; the page's copies (build.rs) are one record a line with fields
+//! separated by the ASCII unit separator, which the page splits.
 
 /// One parsed record: its 1-based line number and its fields looked up by header name.
 pub struct Record<'a> {
     pub line: usize,
     header: &'a [String],
-    fields: csv::StringRecord,
+    fields: Vec<String>,
 }
 
 impl Record<'_> {
@@ -15,7 +16,7 @@ impl Record<'_> {
             .iter()
             .position(|h| h == name)
             .and_then(|i| self.fields.get(i))
-            .map_or("", str::trim)
+            .map_or("", |f| f.trim())
     }
 
     /// The text of `name`, or an error when it is empty.
@@ -65,10 +66,11 @@ impl Record<'_> {
 }
 
 /// Records as (line number, fields).
-pub type Rows = Vec<(usize, csv::StringRecord)>;
+pub type Rows = Vec<(usize, Vec<String>)>;
 
 /// Splits one CSV text into its header and records (the `csv` crate: RFC 4180 quoting), each with
 /// the line it starts on. Blank lines are skipped; every record must have the header's width.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse(text: &str) -> Result<(Vec<String>, Rows), String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -78,8 +80,25 @@ pub fn parse(text: &str) -> Result<(Vec<String>, Rows), String> {
     for record in reader.records() {
         let record = record.map_err(|e| e.to_string())?;
         let line = record.position().map_or(0, |p| p.line() as usize);
-        rows.push((line, record));
+        rows.push((line, record.iter().map(str::to_string).collect()));
     }
+    split_header(rows)
+}
+
+/// The page's copies: a record a line, fields separated by the unit separator (build.rs).
+#[cfg(target_arch = "wasm32")]
+pub fn parse(text: &str) -> Result<(Vec<String>, Rows), String> {
+    let rows = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(i, l)| (i + 1, l.split('\x1f').map(str::to_string).collect()))
+        .collect();
+    split_header(rows)
+}
+
+/// The first record as the header; every other must be as wide.
+fn split_header(mut rows: Rows) -> Result<(Vec<String>, Rows), String> {
     if rows.is_empty() {
         return Err("empty file".into());
     }
@@ -123,8 +142,8 @@ mod tests {
     fn quotes_commas_and_escaped_quotes() {
         let (h, rows) = parse("a,b\n\"x, y\",\"say \"\"hi\"\"\"\n1,2\n").unwrap();
         assert_eq!(h, vec!["a", "b"]);
-        assert_eq!(rows[0].1.iter().collect::<Vec<_>>(), vec!["x, y", "say \"hi\""]);
-        assert_eq!(rows[1].1.iter().collect::<Vec<_>>(), vec!["1", "2"]);
+        assert_eq!(rows[0].1, vec!["x, y", "say \"hi\""]);
+        assert_eq!(rows[1].1, vec!["1", "2"]);
     }
 
     #[test]

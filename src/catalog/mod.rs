@@ -7,7 +7,7 @@ pub mod csv;
 use std::sync::OnceLock;
 
 use crate::calibration::{Calibration, Class, Point};
-use crate::estimator::arch::{Arch, Attention};
+use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
 pub use crate::estimator::Kind;
 use crate::estimator::{estimate, Inputs, MachineSpec, ModelSpec, Placement, TimeModel, WeightSpec, GB};
 
@@ -23,8 +23,15 @@ pub struct Machine {
     pub bandwidth_gbs: f64,
     pub bus_bits: Option<f64>,
     pub data_rate_mts: Option<f64>,
-    /// Dense FP16 tensor TFLOPS with FP32 accumulate.
+    /// Dense FP16 tensor TFLOPS with FP32 accumulate (a CPU's SIMD or AMX peak).
     pub fp16_tflops: Option<f64>,
+    /// Where the TFLOPS figure comes from, or how it was derived.
+    pub tflops_source: String,
+    /// The runtime backend people use on it by default (`cuda`, `rocm`, `metal`, …).
+    pub backend: String,
+    /// Launch list price in USD, where the machine is one product with one.
+    pub price_usd: Option<f64>,
+    pub price_source: String,
     /// Share of memory a GPU may use (Apple unified memory); `None` means all of it.
     pub usable_fraction: Option<f64>,
     pub source: String,
@@ -43,6 +50,10 @@ impl Machine {
 pub struct Model {
     pub id: String,
     pub name: String,
+    /// One generation and line of models (`llama-3`, `qwen3`), for "same family" comparisons.
+    pub family: String,
+    /// The context length it was trained for, tokens.
+    pub max_context: Option<u32>,
     /// Published total parameters, billions.
     pub params_b: f64,
     /// Published active parameters per token, billions (= total for dense models).
@@ -95,10 +106,24 @@ pub struct Catalog {
     pub measurements: Vec<Measurement>,
 }
 
+// The page embeds copies that keep only the columns it reads (build.rs); the CLI and the tests
+// read the files as they are.
+#[cfg(not(target_arch = "wasm32"))]
 const MACHINES: &str = include_str!("../../data/machines.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const MODELS: &str = include_str!("../../data/models.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const QUANTS: &str = include_str!("../../data/quants.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const MEASURED: &str = include_str!("../../data/measured.csv");
+#[cfg(target_arch = "wasm32")]
+const MACHINES: &str = include_str!(concat!(env!("OUT_DIR"), "/machines.csv"));
+#[cfg(target_arch = "wasm32")]
+const MODELS: &str = include_str!(concat!(env!("OUT_DIR"), "/models.csv"));
+#[cfg(target_arch = "wasm32")]
+const QUANTS: &str = include_str!(concat!(env!("OUT_DIR"), "/quants.csv"));
+#[cfg(target_arch = "wasm32")]
+const MEASURED: &str = include_str!(concat!(env!("OUT_DIR"), "/measured.csv"));
 
 /// The built-in catalogs, parsed on first use. The files are validated by the test suite, so a
 /// parse failure here is a build defect.
@@ -170,11 +195,13 @@ impl Catalog {
                 tflops: None,
                 usable_fraction: 1.0,
                 hbm: machine.is_hbm(),
+                ram_gib: crate::estimator::DEFAULT_RAM_GIB,
                 time: TimeModel::default(),
             },
             model: ModelSpec::Arch {
                 name: model.name.clone(),
                 arch: Box::new(model.arch.clone()),
+                max_context: model.max_context,
             },
             weights: WeightSpec::Bits {
                 bpw: quant.bpw,
@@ -192,6 +219,7 @@ impl Catalog {
             batch: None,
             speculation: None,
             prompt: 0.0,
+            notes: Vec::new(),
         };
         let e = estimate(&inputs);
         Ok(Point {
@@ -239,8 +267,12 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
         bus_bits: r.opt_f64("bus_bits")?,
         data_rate_mts: r.opt_f64("data_rate_mts")?,
         fp16_tflops: r.opt_f64("fp16_tflops")?,
+        tflops_source: r.text("tflops_source").to_string(),
+        backend: r.text("backend").to_string(),
+        price_usd: r.opt_f64("price_usd")?,
+        price_source: r.text("price_source").to_string(),
         usable_fraction: r.opt_f64("usable_fraction")?,
-        source: r.required("source")?.to_string(),
+        source: r.text("source").to_string(),
     })
 }
 
@@ -248,7 +280,7 @@ fn parse_model(r: &csv::Record) -> Result<Model, String> {
     let layers = r.count("layers")?;
     let attention = match r.required("attention")? {
         "full" => Attention::Full,
-        "swa" => Attention::SlidingWindow {
+        "swa" | "sliding-window" => Attention::SlidingWindow {
             window: r.count("sliding_window")?,
             swa_layers: r.count("swa_layers")?,
         },
@@ -259,11 +291,24 @@ fn parse_model(r: &csv::Record) -> Result<Model, String> {
             qk_nope_dim: r.count("qk_nope_dim")?,
             v_head_dim: r.count("v_head_dim")?,
         },
-        "hybrid-linear" => Attention::HybridLinear {
-            linear_layers: r.count("linear_layers")?,
-            state_elems: r.f64("linear_state_elems")?,
-        },
-        other => return Err(format!("line {}: attention \"{other}\" is not full|swa|mla|hybrid-linear", r.line)),
+        "hybrid-linear" => {
+            let kind = r.required("linear_kind")?;
+            Attention::HybridLinear(Linear {
+                kind: LinearKind::parse(kind).ok_or_else(|| format!("line {}: linear_kind \"{kind}\" is not gdn|mamba2", r.line))?,
+                layers: r.count("linear_layers")?,
+                k_heads: r.count("linear_k_heads")?,
+                v_heads: r.count("linear_v_heads")?,
+                k_dim: r.count("linear_k_dim")?,
+                v_dim: r.count("linear_v_dim")?,
+                conv: r.count("linear_conv")?,
+            })
+        }
+        other => {
+            return Err(format!(
+                "line {}: attention \"{other}\" is not full|sliding-window|mla|hybrid-linear",
+                r.line
+            ))
+        }
     };
     let experts = r.count("experts")?;
     let params_b = r.f64("params_b")?;
@@ -276,24 +321,35 @@ fn parse_model(r: &csv::Record) -> Result<Model, String> {
         vocab: r.count("vocab")?,
         tied_embeddings: r.flag("tied_embeddings")?,
         intermediate: r.count("intermediate")?,
+        mlp_gated: match r.text("mlp") {
+            "" | "gated" => true,
+            "plain" => false,
+            other => return Err(format!("line {}: mlp \"{other}\" is not gated|plain", r.line)),
+        },
+        attn_gate: r.flag("attn_gate")?,
         experts,
         experts_per_token: r.count("experts_per_token")?,
         shared_experts: r.count("shared_experts")?,
         moe_intermediate: r.count("moe_intermediate")?,
         shared_intermediate: r.count("shared_intermediate")?,
-        dense_layers: if experts == 0 { layers } else { r.count("dense_layers")? },
+        dense_layers: match (experts, r.text("dense_layers")) {
+            (0, "") => layers,
+            _ => r.count("dense_layers")?,
+        },
         attention,
     };
     let exemption = r.text("exemption");
     Ok(Model {
         id: r.required("id")?.to_string(),
         name: r.required("name")?.to_string(),
+        family: r.text("family").to_string(),
+        max_context: r.opt_f64("max_context")?.map(|c| c as u32),
         params_b,
         active_params_b: r.opt_f64("active_params_b")?.unwrap_or(params_b),
         arch,
         draft: r.flag("draft")?,
         exemption: (!exemption.is_empty()).then(|| exemption.to_string()),
-        source: r.required("source")?.to_string(),
+        source: r.text("source").to_string(),
     })
 }
 
@@ -307,7 +363,7 @@ fn parse_quant(r: &csv::Record) -> Result<Quant, String> {
         weights: r.flag("weights")?,
         kv: r.flag("kv")?,
         note: r.text("note").to_string(),
-        source: r.required("source")?.to_string(),
+        source: r.text("source").to_string(),
     })
 }
 

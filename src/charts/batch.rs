@@ -26,8 +26,11 @@ pub fn data(inp: &Inputs) -> Data {
     while b <= MAX_BATCH {
         i.batch = Some(b);
         let e = estimate(&i);
-        if let Some(r) = e.batch {
-            points.push((b as f64, r.aggregate_tok_s, r.per_stream_tok_s));
+        if let Some((r, agg, per)) = e
+            .batch
+            .and_then(|r| Some((r.aggregate_tok_s?, r.per_stream_tok_s?, r)).map(|(a, p, r)| (r, a, p)))
+        {
+            points.push((b as f64, agg, per));
             crossover = r.compute_bound_from;
         }
         match e.fits {
@@ -47,9 +50,17 @@ pub fn data(inp: &Inputs) -> Data {
 /// Aggregate and per-stream speed against batch size on log axes, with dashed rules where a step
 /// turns compute-bound and where the KV caches stop fitting.
 pub fn plot(data: &Data) -> Plot {
+    const TITLE: &str = "Batching: one weight read shared by many streams";
+    if data.points.is_empty() {
+        // Without a compute figure, nothing but the bytes would bound a batch: no line is drawn.
+        return Plot::empty(
+            TITLE,
+            "No compute limit known for this machine: give its FP16 TFLOPS (tflops) to draw batching.",
+        );
+    }
     let y_max = axis_max(data.points.iter().map(|p| p.1));
     let mut p = Plot::new(
-        "Batching: one weight read shared by many streams",
+        TITLE,
         Axis::log("batch size (streams, log scale)", 1.0, f64::from(MAX_BATCH)),
         Axis::log("tok/s (log scale)", 0.1, y_max),
         Corner::UpperLeft,
@@ -119,5 +130,14 @@ mod tests {
         let full = d.memory_full_after.expect("memory fills");
         assert!((32..512).contains(&full), "{full}");
         assert!(svg(&plot(&d)).contains(&format!("memory full beyond batch {full}")));
+    }
+
+    #[test]
+    fn without_a_compute_figure_the_chart_says_so_instead_of_a_line() {
+        let (s, _) = Scenario::from_query("bw=500&mem=24&model=llama-3.1-8b&ctx=512");
+        let d = data(&s.resolve(catalog()).unwrap());
+        assert!(d.points.is_empty());
+        let doc = svg(&plot(&d));
+        assert!(doc.contains("No compute limit known"), "{doc}");
     }
 }

@@ -2,21 +2,32 @@
 
 use super::axis_max;
 use super::plot::{Axis, Corner, Mark, Paint, Plot};
-use crate::estimator::{estimate, Inputs, Pool};
+use crate::estimator::{estimate, Inputs, Kind, Pool};
+use crate::views;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Data {
-    /// (share in VRAM 0–1, ceiling, expected)
+    /// (share in the machine's own memory 0–1, ceiling, expected)
     pub points: Vec<(f64, f64, f64)>,
-    /// The share the scenario places in VRAM.
+    /// The share the scenario places there.
     pub current: f64,
+    /// The largest share that fits beside the KV cache, when less than all.
+    pub fits_up_to: Option<f64>,
+    /// The machine's own pool and the one the rest is read from.
+    pub own_pool: String,
     pub slow_pool: String,
 }
 
-/// Sweeps the share of weight bytes in the fast pool from 0 to 1.
+/// Sweeps the share of weight bytes in the machine's own memory (VRAM, or unified memory) from 0
+/// to 1, as if it held any share: the rest is read from system RAM on a GPU machine, from disk on
+/// unified memory.
 pub fn data(inp: &Inputs) -> Data {
     let mut i = inp.clone();
     i.placement.expert_offload = false;
+    i.placement.gpu_frac = None;
+    let fits = estimate(&i).pools.first().map_or(1.0, |p| share_of(&estimate(&i), p.weight_bytes));
+    // Unbounded memory: the curve shows every share, and a rule marks the one that fits.
+    i.machine.memory_gib = None;
     let points = (0..=40)
         .map(|k| {
             let f = k as f64 / 40.0;
@@ -26,30 +37,33 @@ pub fn data(inp: &Inputs) -> Data {
         })
         .collect();
     let e = estimate(inp);
-    let fast: f64 = e.pools.first().map_or(0.0, |p| p.weight_bytes);
-    let total: f64 = e.pools.iter().map(|p| p.weight_bytes).sum();
-    let slow_pool = e.pools.get(1).map_or(
-        if inp.machine.kind == crate::estimator::Kind::Gpu {
-            Pool::SystemRam
-        } else {
-            Pool::Disk
-        },
-        |p| p.pool,
-    );
+    let gpu = inp.machine.kind == Kind::Gpu;
     Data {
         points,
-        current: if total > 0.0 { fast / total } else { 1.0 },
-        slow_pool: crate::views::pool_label(slow_pool).to_string(),
+        current: share_of(&e, e.pools.first().map_or(0.0, |p| p.weight_bytes)),
+        fits_up_to: (fits < 0.999).then_some(fits),
+        own_pool: views::pool_label(e.pools.first().map_or(Pool::Vram, |p| p.pool)).to_string(),
+        slow_pool: views::pool_label(if gpu { Pool::SystemRam } else { Pool::Disk }).to_string(),
     }
 }
 
-/// Ceiling and expected speed against the share of weights in the fast pool, with a rule at the
-/// scenario's own share.
+/// The share of the weights read per token that `bytes` are.
+fn share_of(e: &crate::estimator::Estimate, bytes: f64) -> f64 {
+    let total: f64 = e.pools.iter().map(|p| p.weight_bytes).sum();
+    if total > 0.0 {
+        bytes / total
+    } else {
+        1.0
+    }
+}
+
+/// Ceiling and expected speed against the share of weights in the machine's own memory, with a
+/// rule at the scenario's own share and one where memory is full.
 pub fn plot(data: &Data) -> Plot {
     let y_max = axis_max(data.points.iter().map(|p| p.1));
     let mut p = Plot::new(
-        format!("The spill cliff: weights in VRAM vs in {}", data.slow_pool),
-        Axis::linear("share of weights in the fast pool (%)", 0.0, 100.0),
+        format!("The spill cliff: weights in {} vs in {}", data.own_pool, data.slow_pool),
+        Axis::linear(&format!("share of weights in {} (%)", data.own_pool), 0.0, 100.0),
         Axis::linear("tok/s", 0.0, y_max),
         Corner::UpperLeft,
     );
@@ -61,6 +75,18 @@ pub fn plot(data: &Data) -> Plot {
                 points: data.points.iter().map(|q| (q.0 * 100.0, if i == 0 { q.1 } else { q.2 })).collect(),
                 width: 2,
                 dash: None,
+            },
+        );
+    }
+    if let Some(f) = data.fits_up_to {
+        let x = f * 100.0;
+        p.add(
+            Some(format!("{} full at {:.0}%", data.own_pool, x)),
+            Paint::Series(3),
+            Mark::Line {
+                points: vec![(x, 0.0), (x, y_max)],
+                width: 2,
+                dash: Some((2, 3)),
             },
         );
     }
@@ -90,15 +116,32 @@ mod tests {
         let d = data(&s.resolve(catalog()).unwrap());
         assert!(d.points.first().unwrap().1 < d.points.last().unwrap().1 / 5.0);
         assert!(d.current > 0.2 && d.current < 0.8, "{}", d.current);
+        assert!((d.fits_up_to.unwrap() - d.current).abs() < 1e-9);
         let doc = svg(&plot(&d));
         for text in [
             "system RAM",
-            "share of weights in the fast pool (%)",
+            "share of weights in VRAM (%)",
             "ceiling",
             "expected",
             "this scenario",
+            "VRAM full at",
         ] {
             assert!(doc.contains(text), "missing {text}");
         }
+    }
+
+    #[test]
+    fn on_unified_memory_the_rest_is_read_from_disk() {
+        // Was two flat lines: gpu_frac had no effect on a Mac.
+        let (s, _) = Scenario::from_query("hw=m4-max-40c&model=llama-3.1-70b");
+        let d = data(&s.resolve(catalog()).unwrap());
+        assert!(d.points.first().unwrap().1 < d.points.last().unwrap().1 / 20.0);
+        assert_eq!(d.fits_up_to, None, "a 70B Q4 model fits 96 GB");
+        let doc = svg(&plot(&d));
+        assert!(doc.contains("weights in unified memory vs in disk"), "{doc}");
+        // A model that does not fit: the rule marks where memory is full.
+        let (s, _) = Scenario::from_query("hw=m4-max-32c&model=llama-3.1-70b");
+        let d = data(&s.resolve(catalog()).unwrap());
+        assert!(d.fits_up_to.is_some_and(|f| f < 1.0));
     }
 }

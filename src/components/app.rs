@@ -69,26 +69,17 @@ pub fn App() -> impl IntoView {
     provide_context(imported);
 
     let cat = catalog();
-    let resolved = Memo::new(move |_| {
-        scenario.with(|s| {
-            s.resolve(cat).map(|mut inputs| {
-                imported.with(|i| {
-                    if let Some(i) = i.as_ref().filter(|i| i.matches(s)) {
-                        i.apply(&mut inputs);
-                    }
-                });
-                inputs
-            })
-        })
-    });
+    let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
     // The last valid estimate stays on screen while an input is being corrected.
-    let current = Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
-        Ok(inputs) => {
-            let e = estimate(&inputs);
-            Some((inputs, e))
-        }
-        Err(_) => prev.cloned().flatten(),
-    });
+    let current: Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>> =
+        Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
+            Ok(inputs) => {
+                let e = estimate(&inputs);
+                Some((inputs, e))
+            }
+            Err(_) => prev.cloned().flatten(),
+        });
+    provide_context(current);
     let problems = move || {
         resolved.with(|r| {
             r.as_ref()

@@ -41,13 +41,7 @@ pub fn Headline(
                     .map(|b| {
                         view! {
                             <p data-testid="batch-result">
-                                {format!(
-                                    "Batch of {}: {} tok/s in all, {} tok/s per stream{}.",
-                                    b.size,
-                                    fmt_tok_s(b.aggregate_tok_s),
-                                    fmt_tok_s(b.per_stream_tok_s),
-                                    b.compute_bound_from.map(|c| format!("; compute-bound from batch {c}")).unwrap_or_default()
-                                )}
+                                {crate::views::batch_text(&b)}
                             </p>
                         }
                     })
@@ -58,12 +52,7 @@ pub fn Headline(
                     .map(|s| {
                         view! {
                             <p data-testid="spec-result">
-                                {format!(
-                                    "Speculative decoding: {} tok/s, {:.2}× the ceiling ({:.2} tokens per verify step).",
-                                    fmt_tok_s(s.tok_s),
-                                    s.speedup,
-                                    s.tokens_per_step
-                                )}
+                                {crate::views::spec_text(&s)}
                             </p>
                         }
                     })

@@ -59,7 +59,9 @@ pub fn ImportPanel() -> impl IntoView {
         Ok(i) => {
             let mut lines = i.summary.clone();
             lines.extend(i.unread.iter().map(|u| format!("not read: {u}")));
-            lines.push("The link carries this model as parameters, layers, KV heads, head dim (and file size).".into());
+            lines.push(
+                "The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.".into(),
+            );
             scenario.update(|s| i.apply_to(s));
             imported.set(Some(i));
             commit.0.run(());

@@ -9,7 +9,7 @@ use super::number_field::NumberField;
 use super::scenario;
 use super::select_field::SelectField;
 use crate::catalog::catalog;
-use crate::estimator::DEFAULT_RAM_BW_GBS;
+use crate::estimator::{Note, DEFAULT_RAM_BW_GBS, DEFAULT_RAM_GIB};
 use crate::scenario::{Key, Scenario, Value, DEFAULT_KV, DEFAULT_QUANT};
 
 /// The form: machine, model, weights and KV formats, context, placement, batch, speculation, prompt.
@@ -38,6 +38,18 @@ pub fn InputsForm() -> impl IntoView {
             .map(|m| (m.id.clone(), m.name.clone())),
     );
     let offload = move || scenario.with(Scenario::offload_experts);
+    // How the estimate used the placement: a share above what VRAM holds is capped.
+    let current = expect_context::<Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>>>();
+    let placement_note = move |pick: fn(&Note) -> bool| {
+        Signal::derive(move || {
+            current.with(|c| {
+                c.as_ref()
+                    .and_then(|(_, e)| e.notes.iter().find(|n| pick(n)).map(crate::views::note_text))
+            })
+        })
+    };
+    let frac_notice = placement_note(|n| matches!(n, Note::GpuFracCapped { .. }));
+    let ram_notice = placement_note(|n| matches!(n, Note::RamIgnored));
     view! {
         <form class="inputs" on:submit={|ev| ev.prevent_default()} aria-label="scenario">
             <MachinePicker />
@@ -51,7 +63,8 @@ pub fn InputsForm() -> impl IntoView {
             </fieldset>
             <fieldset class="picker">
                 <legend>"Placement"</legend>
-                <NumberField key=Key::GpuFrac label="Share of weights in VRAM" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() />
+                <NumberField key=Key::GpuFrac label="Share of weights in VRAM (or memory)" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() notice=frac_notice />
+                <NumberField key=Key::Ram label="System RAM" hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
                 <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
                 <label class="field check">
                     <input

@@ -31,6 +31,9 @@ pub fn NumberField(
     /// Unit or hint after the label.
     #[prop(optional)]
     hint: &'static str,
+    /// A remark on how the value was used (shown as `{testid}-notice`), e.g. a capped share.
+    #[prop(optional, into)]
+    notice: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
     let scenario = scenario();
     let optional = placeholder.is_some();
@@ -94,6 +97,7 @@ pub fn NumberField(
                 on:input=on_input
             />
             <span class="field-error" id=error_id data-testid=format!("{testid}-error") role="status">{error}</span>
+            {notice.map(|n| view! { <span class="field-notice" data-testid=format!("{testid}-notice")>{move || n.get()}</span> })}
         </label>
     }
 }

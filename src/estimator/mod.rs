@@ -9,24 +9,37 @@
 //! - **KV cache read per token** `K(c)` at context c: see [`arch`]; element sizes f16/bf16 16 bits,
 //!   q8_0 8.5, q4_0 4.5, fp8 8.
 //! - **Ceiling**: tok/s = 1 ÷ Σ_pools (W_pool + K_pool) ÷ BW_pool. With everything in one pool this
-//!   is the plain BW ÷ (W + K). Weights that do not fit the fast pool (VRAM) are read from the slow
-//!   one (system RAM at `ram_bw`; on unified-memory machines, disk at [`DISK_BW_GBS`]), so the time
-//!   per token grows with the share of bytes in the slow pool: the spill cliff.
+//!   is the plain BW ÷ (W + K). The pools are the machine's own memory (VRAM, unified memory, or a
+//!   CPU's RAM), a GPU machine's system RAM (`ram` GiB at `ram_bw`), and disk at [`DISK_BW_GBS`]
+//!   (mmap'd weights that fit nowhere else). On a GPU, layers are split between VRAM and the CPU,
+//!   each layer's KV cache with it: VRAM holds a share s of weights and KV (as much as fits, or
+//!   `gpu_frac`, capped at what fits); system RAM holds the rest of the KV cache and as many of
+//!   the remaining weights as fit, disk the others. Expert offload keeps attention, shared
+//!   experts, dense layers and the KV cache in VRAM and the routed experts in RAM. On unified
+//!   memory and CPUs the KV cache stays in memory and weights that do not fit are read from disk.
+//!   The time per token grows with the share of bytes read from the slower pools: the spill cliff.
 //! - **Expected**: the machine's [`TimeModel`] (fitted by the calibration module on measured runs and
 //!   handed in with the machine): a fixed per-token overhead plus per-pool bytes over bandwidth
 //!   divided by streaming efficiencies, never above the ceiling.
 //! - **Multi-device**: tensor parallel over `tp` devices splits the bytes, so bandwidths add (times
 //!   [`TP_EFFICIENCY`] for the interconnect); a layer split over `split` devices adds capacity but
 //!   not speed, since each token still passes through every layer in turn.
-//! - **Fit**: memory needed = stored weights + KV at the context × batch + [`RUNTIME_OVERHEAD_BYTES`],
-//!   against memory × usable fraction (Apple: the ~75% the GPU may wire by default).
+//! - **Fit**: every pool the placement means to use holds what it is given: VRAM (or memory) ×
+//!   usable fraction for weights, KV at the context × batch and [`RUNTIME_OVERHEAD_BYTES`]; system
+//!   RAM for what the placement puts there. Spilling past the intended pool does not fit.
 //! - **Prefill** (time to first token): compute-bound, (2 × active params × prompt + attention
-//!   FLOPs) ÷ (dense FP16 TFLOPS × [`PREFILL_UTILIZATION`]), never faster than one read of the weights.
+//!   FLOPs, sliding windows and linear layers included) ÷ (dense FP16 TFLOPS ×
+//!   [`PREFILL_UTILIZATION`]), never faster than one read of the weights. Without a TFLOPS figure
+//!   there is no time to first token, and a note says so.
 //! - **Batching** B streams: step = max((W(B) + B·K) ÷ BW, 2 × active × B ÷ FLOPS), where W(B)
 //!   reads the union of experts the B tokens route to; aggregate = B ÷ step, per stream = 1 ÷ step.
+//!   Without a TFLOPS figure no batched figure is given (nothing bounds it but the bytes).
 //! - **Speculative decoding**: a draft proposes k tokens, the target verifies k + 1 in one pass.
 //!   Accepted tokens per step with acceptance α: (1 − α^(k+1)) ÷ (1 − α) (k + 1 at α = 1; Leviathan
-//!   et al. 2023, eq. 1). Step time = k × draft read + one target step over k + 1 tokens.
+//!   et al. 2023, eq. 1). Step time = k draft passes (each the machine's fixed per-token overhead
+//!   plus the draft's weights and its own KV cache at the context) + one target step over k + 1
+//!   tokens (its overhead, weights and KV), both with the expected figure's efficiencies; the
+//!   speed-up is against the expected figure.
 
 pub mod arch;
 pub mod sweep;
@@ -43,6 +56,8 @@ pub const DISK_BW_GBS: f64 = 3.5;
 pub const PREFILL_UTILIZATION: f64 = 0.5;
 /// Default system-RAM bandwidth for the slow pool of a GPU machine: dual-channel DDR5-5600.
 pub const DEFAULT_RAM_BW_GBS: f64 = 89.6;
+/// Default system RAM of a discrete-GPU machine, GiB.
+pub const DEFAULT_RAM_GIB: f64 = 64.0;
 
 pub const GB: f64 = 1e9;
 pub const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
@@ -92,7 +107,7 @@ pub enum Pool {
 }
 
 /// Something the estimate could not model or had to assume.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Note {
     /// Routed experts come from system RAM, the rest from VRAM.
     ExpertOffload,
@@ -106,6 +121,18 @@ pub enum Note {
     PrefillNoTflops,
     /// Prefill needs the parameter count.
     PrefillNoParams,
+    /// `gpu_frac` asked for more than VRAM holds; this share was used.
+    GpuFracCapped { asked: f64, held: f64 },
+    /// `ram` applies to discrete-GPU machines only.
+    RamIgnored,
+    /// The context is beyond what the model was trained for.
+    ContextBeyondTrained { trained: u32 },
+    /// A batch needs a compute figure to be bounded.
+    BatchNeedsTflops,
+    /// A draft given by its size has no KV cache modelled.
+    DraftKvNotModelled,
+    /// An exact architecture was given: its own parameter counts stand, not `params`/`active`.
+    ArchOverridesParams,
 }
 
 /// One pool's cost per token, as the expected-speed model sees it.
@@ -181,6 +208,8 @@ pub struct MachineSpec {
     pub tflops: Option<f64>,
     pub usable_fraction: f64,
     pub hbm: bool,
+    /// System RAM of a discrete-GPU machine, GiB (the pool that takes what VRAM does not).
+    pub ram_gib: f64,
     /// How this machine's runtime turns bytes into time, for the expected figure.
     pub time: TimeModel,
 }
@@ -191,6 +220,8 @@ pub enum ModelSpec {
     Arch {
         name: String,
         arch: Box<Arch>,
+        /// The context it was trained for, if known.
+        max_context: Option<u32>,
     },
     Custom {
         params_b: Option<f64>,
@@ -223,8 +254,12 @@ pub struct Placement {
 /// A draft model for speculative decoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Speculation {
-    /// Bytes the draft reads per drafted token.
+    /// Weight bytes the draft reads per drafted token.
     pub draft_bytes: f64,
+    /// The draft's stored weights (held beside the target's).
+    pub draft_stored_bytes: f64,
+    /// The draft's own KV cache at the context, read per drafted token; `None` when unknown.
+    pub draft_kv_bytes: Option<f64>,
     pub k: u32,
     pub accept: f64,
 }
@@ -243,6 +278,8 @@ pub struct Inputs {
     pub batch: Option<u32>,
     pub speculation: Option<Speculation>,
     pub prompt: f64,
+    /// Notes from reading the inputs (a key that does not apply), carried into the estimate.
+    pub notes: Vec<Note>,
 }
 
 /// Bytes read per token, split by what can live apart.
@@ -253,7 +290,7 @@ pub struct BytesPerToken {
     pub total: f64,
 }
 
-/// One memory pool's share of a token's reads.
+/// One memory pool's share of a token's reads, and whether it holds what it is given.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoolRead {
     pub pool: Pool,
@@ -261,6 +298,11 @@ pub struct PoolRead {
     pub weight_bytes: f64,
     pub kv_bytes: f64,
     pub seconds: f64,
+    /// What the pool holds at most (`None`: unknown, or disk).
+    pub capacity_bytes: Option<f64>,
+    /// What the placement asks it to hold.
+    pub needed_bytes: f64,
+    pub fits: bool,
 }
 
 /// Where memory overflows.
@@ -278,10 +320,12 @@ pub struct Spill {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchResult {
     pub size: u32,
-    pub aggregate_tok_s: f64,
-    pub per_stream_tok_s: f64,
+    /// `None` without a compute figure: nothing but the bytes would bound it.
+    pub aggregate_tok_s: Option<f64>,
+    pub per_stream_tok_s: Option<f64>,
     /// The smallest batch at which a step becomes compute-bound, if any up to 4096.
     pub compute_bound_from: Option<u32>,
+    pub note: Option<Note>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -334,7 +378,7 @@ impl WeightBytes {
 }
 
 impl Inputs {
-    fn arch(&self) -> Option<&Arch> {
+    pub(crate) fn arch(&self) -> Option<&Arch> {
         match &self.model {
             ModelSpec::Arch { arch, .. } => Some(arch),
             ModelSpec::Custom { .. } => None,
@@ -409,52 +453,113 @@ impl Inputs {
         self.machine.bandwidth_gbs * tp * if tp > 1.0 { TP_EFFICIENCY } else { 1.0 }
     }
 
-    fn capacity_bytes(&self) -> Option<f64> {
+    pub(crate) fn capacity_bytes(&self) -> Option<f64> {
         self.machine
             .memory_gib
             .map(|m| m * GIB * self.machine.usable_fraction * self.tp.max(1) as f64 * self.split.max(1) as f64)
     }
 }
 
-/// How a step's reads divide between the fast and the slow pool.
+/// Where the bytes live: shares of the stored weights in each pool, and of the KV cache in the
+/// fast pool (the rest of the KV cache is in system RAM on a GPU machine, which has one).
+#[derive(Clone, Copy, Debug)]
 struct Layout {
-    /// Share of non-offloaded weight bytes (and their KV) in the fast pool.
-    fast_share: f64,
+    /// Share of the weights (expert offload: of the fixed weights) in the fast pool.
+    fast: f64,
+    /// Share in system RAM (GPU machines; expert offload: of the routed experts).
+    ram: f64,
+    /// Share read from disk (expert offload: of the routed experts).
+    disk: f64,
+    /// Share of the KV cache in the fast pool.
+    kv_fast: f64,
     expert_offload: bool,
-    slow_pool: Pool,
-    slow_bw: f64,
+    /// `gpu_frac` was above what VRAM holds: (asked, held).
+    capped: Option<(f64, f64)>,
+    /// The fast pool was meant to hold everything (no placement asked for).
+    auto: bool,
 }
 
+/// What the fast pool must hold beside the weights: the runtime and the draft model.
+pub(crate) fn fixed_overhead(inp: &Inputs) -> f64 {
+    RUNTIME_OVERHEAD_BYTES
+        + inp
+            .speculation
+            .map_or(0.0, |s| s.draft_stored_bytes + s.draft_kv_bytes.unwrap_or(0.0))
+}
+
+fn is_gpu(inp: &Inputs) -> bool {
+    inp.machine.kind == Kind::Gpu
+}
+
+fn ram_capacity(inp: &Inputs) -> f64 {
+    inp.machine.ram_gib * GIB
+}
+
+/// The placement of `wb` and `kv_total` bytes of KV cache.
 fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
-    let gpu = inp.machine.kind == Kind::Gpu;
-    let (slow_pool, slow_bw) = if gpu {
-        (Pool::SystemRam, inp.placement.ram_bw_gbs)
-    } else {
-        (Pool::Disk, DISK_BW_GBS)
+    let cap = inp.capacity_bytes();
+    let over = fixed_overhead(inp);
+    let w = wb.stored;
+    let clamp = |v: f64| if v.is_finite() { v.clamp(0.0, 1.0) } else { 1.0 };
+    // `gpu_frac` asks for a share in the machine's own memory; more than fits is capped.
+    let place = |room: f64| match inp.placement.gpu_frac {
+        Some(f) if f.clamp(0.0, 1.0) > room + 1e-9 => (room, Some((f, room))),
+        Some(f) => (f.clamp(0.0, 1.0), None),
+        None => (room, None),
     };
-    let expert_offload = gpu && inp.placement.expert_offload && wb.per_expert > 0.0;
-    let fast_share = match (inp.placement.gpu_frac, inp.capacity_bytes()) {
-        (Some(f), _) if gpu => f.clamp(0.0, 1.0),
-        (_, Some(cap)) => {
-            let in_fast = if expert_offload {
-                wb.stored - wb.per_expert * experts_of(inp)
-            } else {
-                wb.stored
-            };
-            let room = cap - kv_total - RUNTIME_OVERHEAD_BYTES;
-            if in_fast <= 0.0 {
-                1.0
-            } else {
-                (room / in_fast).clamp(0.0, 1.0)
-            }
-        }
+    if !is_gpu(inp) {
+        // Unified memory and CPUs: the KV cache stays in memory, weights that are not held there
+        // are read from disk (mmap).
+        let room = match cap {
+            Some(c) if w > 0.0 => clamp((c - over - kv_total) / w),
+            _ => 1.0,
+        };
+        let (fast, capped) = place(room);
+        return Layout {
+            fast,
+            ram: 0.0,
+            disk: 1.0 - fast,
+            kv_fast: 1.0,
+            expert_offload: false,
+            capped,
+            auto: inp.placement.gpu_frac.is_none(),
+        };
+    }
+    let ram_cap = ram_capacity(inp);
+    if inp.placement.expert_offload && wb.per_expert > 0.0 {
+        let experts = wb.per_expert * experts_of(inp);
+        let ram = if experts > 0.0 { clamp(ram_cap / experts) } else { 1.0 };
+        return Layout {
+            fast: 1.0,
+            ram,
+            disk: 1.0 - ram,
+            kv_fast: 1.0,
+            expert_offload: true,
+            capped: None,
+            auto: false,
+        };
+    }
+    // Layers split between VRAM and the CPU, each layer's KV cache with it.
+    let room = match cap {
+        Some(c) if w + kv_total > 0.0 => clamp((c - over) / (w + kv_total)),
         _ => 1.0,
     };
+    let (fast, capped) = place(room);
+    // System RAM holds the CPU layers' KV cache, then as many of their weights as fit.
+    let kv_ram = (1.0 - fast) * kv_total;
+    let ram = if w > 0.0 {
+        clamp((ram_cap - kv_ram).max(0.0) / w).min(1.0 - fast)
+    } else {
+        1.0 - fast
+    };
     Layout {
-        fast_share,
-        expert_offload,
-        slow_pool,
-        slow_bw,
+        fast,
+        ram,
+        disk: (1.0 - fast - ram).max(0.0),
+        kv_fast: fast,
+        expert_offload: false,
+        capped,
+        auto: inp.placement.gpu_frac.is_none(),
     }
 }
 
@@ -462,40 +567,81 @@ fn experts_of(inp: &Inputs) -> f64 {
     inp.arch().map_or(0.0, |a| a.experts as f64)
 }
 
-/// Per-pool reads for one step of `tokens` tokens of one sequence each, with `streams` KV caches.
-fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read: f64) -> Vec<PoolRead> {
-    let weights = wb.read(inp.arch(), tokens);
-    let routed = weights - wb.fixed;
-    let (fast_w, slow_w, fast_kv, slow_kv) = if lay.expert_offload {
-        (wb.fixed, routed, kv_read, 0.0)
-    } else {
-        (
-            weights * lay.fast_share,
-            weights * (1.0 - lay.fast_share),
-            kv_read * lay.fast_share,
-            kv_read * (1.0 - lay.fast_share),
-        )
-    };
-    let fast_name = match inp.machine.kind {
+/// The machine's own pool.
+fn fast_pool(kind: Kind) -> Pool {
+    match kind {
         Kind::Gpu => Pool::Vram,
         Kind::Cpu => Pool::SystemRam,
         Kind::Apple | Kind::Soc => Pool::Unified,
+    }
+}
+
+/// Per-pool reads for one step of `tokens` tokens reading `kv_read` bytes of KV cache, with
+/// what each pool holds for a KV cache of `kv_total` bytes.
+fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read: f64, kv_total: f64) -> Vec<PoolRead> {
+    let weights = wb.read(inp.arch(), tokens);
+    let over = fixed_overhead(inp);
+    let w = wb.stored;
+    // (weights read, KV read, bytes held) per pool.
+    let (fast, ram, disk) = if lay.expert_offload {
+        let routed = weights - wb.fixed;
+        let experts_stored = wb.per_expert * experts_of(inp);
+        (
+            (wb.fixed, kv_read, w - experts_stored + kv_total + over),
+            (routed * lay.ram, 0.0, experts_stored * lay.ram),
+            (routed * lay.disk, 0.0, experts_stored * lay.disk),
+        )
+    } else {
+        let kv_slow = 1.0 - lay.kv_fast;
+        (
+            (
+                weights * lay.fast,
+                kv_read * lay.kv_fast,
+                w * lay.fast + kv_total * lay.kv_fast + over,
+            ),
+            (weights * lay.ram, kv_read * kv_slow, w * lay.ram + kv_total * kv_slow),
+            (weights * lay.disk, 0.0, w * lay.disk),
+        )
     };
+    let cap = inp.capacity_bytes();
+    // Placed automatically, the machine's own pool was meant to hold everything.
+    let fast_needed = if lay.auto && lay.fast < 1.0 { w + kv_total + over } else { fast.2 };
     let fast_bw = inp.fast_bandwidth_gbs();
     let mut pools = vec![PoolRead {
-        pool: fast_name,
+        pool: fast_pool(inp.machine.kind),
         bandwidth_gbs: fast_bw,
-        weight_bytes: fast_w,
-        kv_bytes: fast_kv,
-        seconds: (fast_w + fast_kv) / (fast_bw * GB),
+        weight_bytes: fast.0,
+        kv_bytes: fast.1,
+        seconds: (fast.0 + fast.1) / (fast_bw * GB),
+        capacity_bytes: cap,
+        needed_bytes: fast_needed,
+        fits: cap.is_none_or(|c| fast_needed <= c * (1.0 + 1e-12)),
     }];
-    if slow_w + slow_kv > 0.0 {
+    let ram_cap = ram_capacity(inp);
+    if is_gpu(inp) && ram.2 > 0.0 {
+        // RAM was meant to hold what the placement gave the CPU; past it, disk.
+        let ram_needed = ram.2 + disk.2;
         pools.push(PoolRead {
-            pool: lay.slow_pool,
-            bandwidth_gbs: lay.slow_bw,
-            weight_bytes: slow_w,
-            kv_bytes: slow_kv,
-            seconds: (slow_w + slow_kv) / (lay.slow_bw * GB),
+            pool: Pool::SystemRam,
+            bandwidth_gbs: inp.placement.ram_bw_gbs,
+            weight_bytes: ram.0,
+            kv_bytes: ram.1,
+            seconds: (ram.0 + ram.1) / (inp.placement.ram_bw_gbs * GB),
+            capacity_bytes: Some(ram_cap),
+            needed_bytes: ram_needed,
+            fits: disk.2 <= 0.0,
+        });
+    }
+    if disk.2 > 0.0 {
+        pools.push(PoolRead {
+            pool: Pool::Disk,
+            bandwidth_gbs: DISK_BW_GBS,
+            weight_bytes: disk.0,
+            kv_bytes: 0.0,
+            seconds: disk.0 / (DISK_BW_GBS * GB),
+            capacity_bytes: None,
+            needed_bytes: disk.2,
+            fits: true,
         });
     }
     pools
@@ -533,12 +679,13 @@ fn first_compute_bound(bound: impl Fn(u32) -> bool) -> Option<u32> {
 
 /// Runs the whole arithmetic for one scenario.
 pub fn estimate(inp: &Inputs) -> Estimate {
-    let mut notes = Vec::new();
+    let mut notes = inp.notes.clone();
     let wb = inp.weight_bytes();
     let kv = inp.kv_bytes(inp.context);
     let streams = inp.batch.unwrap_or(1).max(1) as f64;
-    let lay = layout(inp, &wb, kv * streams);
-    let pools = pool_reads(inp, &wb, &lay, 1.0, kv);
+    let kv_total = kv * streams;
+    let lay = layout(inp, &wb, kv_total);
+    let pools = pool_reads(inp, &wb, &lay, 1.0, kv, kv_total);
     let t_ceiling = memory_seconds(&pools);
     let weights_read = wb.read(inp.arch(), 1.0);
     let bytes = BytesPerToken {
@@ -555,26 +702,27 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let expected_low = expected * lo;
     let expected_high = (expected * hi).min(ceiling);
 
-    let draft_bytes = inp.speculation.map_or(0.0, |s| s.draft_bytes);
-    let needed = wb.stored + kv * streams + RUNTIME_OVERHEAD_BYTES + draft_bytes;
+    let needed = wb.stored + kv_total + fixed_overhead(inp);
     let available = inp.capacity_bytes();
-    let fits = available.map(|a| needed <= a);
-    let spill = match (available, fits) {
-        (Some(a), Some(false)) => {
-            let slow: f64 = pools.iter().skip(1).map(|p| p.weight_bytes).sum();
-            Some(Spill {
-                pool: pools[0].pool,
-                into: lay.slow_pool,
-                bytes: needed - a,
-                fraction: if weights_read > 0.0 { slow / weights_read } else { 0.0 },
-            })
+    let fits = available.map(|_| pools.iter().all(|p| p.fits));
+    // The first pool that does not hold what it is given spills into the next.
+    let spill = pools.iter().position(|p| !p.fits).map(|i| {
+        let from = &pools[i];
+        let slow: f64 = pools[i + 1..].iter().map(|p| p.weight_bytes).sum();
+        Spill {
+            pool: from.pool,
+            into: pools.get(i + 1).map_or(Pool::Disk, |p| p.pool),
+            bytes: from.capacity_bytes.map_or(0.0, |c| (from.needed_bytes - c).max(0.0)),
+            fraction: if weights_read > 0.0 { slow / weights_read } else { 0.0 },
         }
-        _ => None,
-    };
+    });
     if lay.expert_offload {
         notes.push(Note::ExpertOffload);
     } else if inp.placement.expert_offload {
         notes.push(Note::ExpertOffloadIgnored);
+    }
+    if let Some((asked, held)) = lay.capped {
+        notes.push(Note::GpuFracCapped { asked, held });
     }
     if available.is_none() {
         notes.push(Note::MemoryUnknown);
@@ -584,6 +732,15 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     {
         notes.push(Note::KvNotModelled);
     }
+    if let ModelSpec::Arch {
+        max_context: Some(trained),
+        ..
+    } = inp.model
+    {
+        if inp.context > f64::from(trained) {
+            notes.push(Note::ContextBeyondTrained { trained });
+        }
+    }
 
     // Prefill: compute-bound, never faster than one read of the weights.
     let flops_per_s = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
@@ -591,7 +748,8 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         (Some(f), Some(active)) if inp.prompt > 0.0 => {
             let flops = 2.0 * active * inp.prompt + inp.arch().map_or(0.0, |a| a.attention_flops(inp.prompt));
             let prompt_tokens = inp.prompt;
-            let read_all = memory_seconds(&pool_reads(inp, &wb, &lay, prompt_tokens, inp.kv_bytes(inp.prompt)));
+            let prompt_kv = inp.kv_bytes(inp.prompt);
+            let read_all = memory_seconds(&pool_reads(inp, &wb, &lay, prompt_tokens, prompt_kv, kv_total));
             let t = (flops / (f * PREFILL_UTILIZATION)).max(read_all);
             (Some(t), Some(prompt_tokens / t))
         }
@@ -606,30 +764,38 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         _ => (None, None),
     };
 
-    let step_seconds = |tokens: f64, kv_read: f64| -> f64 {
-        let mem = memory_seconds(&pool_reads(inp, &wb, &lay, tokens, kv_read));
-        let compute = match (flops_per_s, wb.active_params) {
-            (Some(f), Some(a)) => 2.0 * a * tokens / f,
-            _ => 0.0,
-        };
-        mem.max(compute)
+    // One step of `tokens` tokens reading `kv_read` bytes of KV cache: the memory time at peak
+    // (for ceilings) or as expected, against the compute time.
+    let compute_seconds = |tokens: f64| match (flops_per_s, wb.active_params) {
+        (Some(f), Some(a)) => 2.0 * a * tokens / f,
+        _ => 0.0,
     };
 
     let batch = inp.batch.map(|b| {
         let b = b.max(1);
-        let step = step_seconds(b as f64, kv * b as f64);
-        let compute_bound_from = match (flops_per_s, wb.active_params) {
-            (Some(f), Some(a)) => first_compute_bound(|n| {
-                let lay_n = layout(inp, &wb, kv * n as f64);
-                2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, &wb, &lay_n, n as f64, kv * n as f64))
-            }),
-            _ => None,
-        };
-        BatchResult {
-            size: b,
-            aggregate_tok_s: b as f64 / step,
-            per_stream_tok_s: 1.0 / step,
-            compute_bound_from,
+        match (flops_per_s, wb.active_params) {
+            (Some(f), Some(a)) => {
+                let step = memory_seconds(&pool_reads(inp, &wb, &lay, b as f64, kv * b as f64, kv_total)).max(compute_seconds(b as f64));
+                let compute_bound_from = first_compute_bound(|n| {
+                    let kv_n = kv * n as f64;
+                    let lay_n = layout(inp, &wb, kv_n);
+                    2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, &wb, &lay_n, n as f64, kv_n, kv_n))
+                });
+                BatchResult {
+                    size: b,
+                    aggregate_tok_s: Some(b as f64 / step),
+                    per_stream_tok_s: Some(1.0 / step),
+                    compute_bound_from,
+                    note: None,
+                }
+            }
+            _ => BatchResult {
+                size: b,
+                aggregate_tok_s: None,
+                per_stream_tok_s: None,
+                compute_bound_from: None,
+                note: Some(Note::BatchNeedsTflops),
+            },
         }
     });
 
@@ -642,12 +808,19 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         } else {
             (1.0 - a.powi(i32::try_from(drafted).map_or(i32::MAX, |n| n.saturating_add(1)))) / (1.0 - a)
         };
-        let t_draft = s.draft_bytes / (inp.fast_bandwidth_gbs() * GB);
-        let t_verify = step_seconds(k + 1.0, kv);
+        if s.draft_kv_bytes.is_none() {
+            notes.push(Note::DraftKvNotModelled);
+        }
+        // The draft lives in the fast pool: its own fixed cost, weights and KV cache per token.
+        let bw = inp.fast_bandwidth_gbs() * GB;
+        let t_draft = time.own.seconds(s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
+        let t_verify = time
+            .step_seconds(&pool_reads(inp, &wb, &lay, k + 1.0, kv, kv_total))
+            .max(compute_seconds(k + 1.0));
         let tok_s = tokens_per_step / (k * t_draft + t_verify);
         SpecResult {
             tok_s,
-            speedup: if ceiling > 0.0 { tok_s / ceiling } else { 0.0 },
+            speedup: if expected > 0.0 { tok_s / expected } else { 0.0 },
             tokens_per_step,
         }
     });

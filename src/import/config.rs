@@ -39,7 +39,7 @@ use serde_json::Value;
 
 type Object = serde_json::Map<String, Value>;
 
-use crate::estimator::arch::{Arch, Attention};
+use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
 
 /// A custom model read from a config.json.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,12 +72,12 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
     let c = Fields { text: text_config, root };
     let mut unread = Vec::new();
 
-    let layers = c.required_count("num_hidden_layers")?;
+    let blocks = c.required_count("num_hidden_layers")?;
     let hidden = c.required_count("hidden_size")?;
     let heads = c.required_count("num_attention_heads")?;
     let vocab = c.required_count("vocab_size")?;
     for (field, v) in [
-        ("num_hidden_layers", layers),
+        ("num_hidden_layers", blocks),
         ("hidden_size", hidden),
         ("num_attention_heads", heads),
         ("vocab_size", vocab),
@@ -87,6 +87,29 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         }
     }
     let model_type = c.string("model_type")?;
+    // Nemotron-H writes its blocks as a pattern: M a Mamba-2 mixer, * attention, - an MLP alone.
+    // A layer here is a block with a mixer; the MLP-only blocks count as dense MLPs.
+    let pattern = c.string("hybrid_override_pattern")?;
+    let (layers, mlp_blocks) = match &pattern {
+        Some(p) => {
+            let count = |ch: char| p.chars().filter(|c| *c == ch).count().min(u32::MAX as usize) as u32;
+            if count('M') + count('*') + count('-') != p.chars().count().min(u32::MAX as usize) as u32 {
+                return Err(format!(
+                    "hybrid_override_pattern: expected only M, * and -, found \"{}\"",
+                    shorten(p)
+                ));
+            }
+            if p.chars().count() != blocks as usize {
+                unread.push(format!("hybrid_override_pattern: {} blocks for {blocks} layers", p.chars().count()));
+            }
+            (count('M') + count('*'), Some(count('-')))
+        }
+        None => (blocks, None),
+    };
+    if layers == 0 {
+        return Err("hybrid_override_pattern: no mixer layer (M or *)".into());
+    }
+    let mlp_gated = !matches!(c.string("mlp_hidden_act")?.or(c.string("hidden_act")?).as_deref(), Some("relu2"));
 
     let kv_heads = match c.count("num_key_value_heads")? {
         Some(0) => return Err("num_key_value_heads: must be at least 1".into()),
@@ -176,11 +199,11 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         moe_intermediate = 0;
         shared_experts = 0;
         shared_intermediate = 0;
-        dense_layers = layers;
+        dense_layers = mlp_blocks.unwrap_or(layers);
     }
 
     // Attention kind: MLA, then linear-attention hybrids, then sliding windows.
-    let mut head_dim = c.count("head_dim")?;
+    let mut head_dim = c.count("head_dim")?.or(c.count("attention_head_dim")?);
     let layer_types = c.layer_types()?;
     let attention = if let Some(kv_lora_rank) = c.count("kv_lora_rank")?.filter(|&r| r > 0) {
         let q_lora_rank = c.count("q_lora_rank")?.unwrap_or(0);
@@ -200,25 +223,11 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
             qk_nope_dim,
             v_head_dim,
         }
-    } else if let Some(linear_layers) = linear_layer_count(&c, &layer_types, layers, &mut unread)? {
-        let state = ["linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim"]
-            .iter()
-            .map(|f| c.count(f).map(|v| (f, v)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let missing: Vec<&str> = state.iter().filter(|(_, v)| v.is_none()).map(|(f, _)| **f).collect();
-        let state_elems = if missing.is_empty() {
-            state.iter().map(|(_, v)| v.unwrap_or(0) as f64).product()
-        } else {
-            unread.push(format!("{}: not given, counting no linear-attention state", missing.join(", ")));
-            0.0
-        };
+    } else if let Some(linear) = linear_layers(&c, &layer_types, pattern.as_deref(), layers, hidden, &mut unread)? {
         if layer_types.iter().any(|t| t == "sliding_attention") {
             unread.push("layer_types: sliding-window layers beside linear-attention layers are counted as full attention".into());
         }
-        Attention::HybridLinear {
-            linear_layers,
-            state_elems,
-        }
+        Attention::HybridLinear(linear)
     } else {
         sliding_window(&c, &layer_types, layers, model_type.as_deref(), &mut unread)?
     };
@@ -234,6 +243,11 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         }
     };
 
+    // Qwen3.5 says so in `attn_output_gate`; Qwen3-Next's attention always gates its output.
+    let attn_gate = match c.flag("attn_output_gate")? {
+        Some(g) => g,
+        None => model_type.as_deref() == Some("qwen3_next"),
+    };
     let arch = Arch {
         layers,
         hidden,
@@ -243,6 +257,8 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         vocab,
         tied_embeddings,
         intermediate,
+        mlp_gated,
+        attn_gate,
         experts,
         experts_per_token,
         shared_experts,
@@ -264,25 +280,86 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
     })
 }
 
-/// Counts linear-attention layers: `layer_types` entries, else Qwen3-Next's
-/// `full_attention_interval` N (every Nth layer full, the rest linear). `None`: not a hybrid.
-fn linear_layer_count(c: &Fields, layer_types: &[String], layers: u32, unread: &mut Vec<String>) -> Result<Option<u32>, String> {
-    let linear = layer_types.iter().filter(|t| *t == "linear_attention").count();
-    if linear > 0 {
-        return Ok(Some((linear.min(layers as usize)) as u32));
+/// The linear layers of a hybrid, or `None`. Gated DeltaNet (Qwen3-Next, Qwen3.5): `layer_types`
+/// entries "linear_attention", else every layer but each `full_attention_interval`-th, with the
+/// `linear_*` widths. Mamba-2: `layer_types` entries "mamba" (Granite 4.0-H) or the M blocks of
+/// `hybrid_override_pattern` (Nemotron-H), with the `mamba_*` (or `ssm_state_size`, `n_groups`,
+/// `conv_kernel`) widths.
+fn linear_layers(
+    c: &Fields,
+    layer_types: &[String],
+    pattern: Option<&str>,
+    layers: u32,
+    hidden: u32,
+    unread: &mut Vec<String>,
+) -> Result<Option<Linear>, String> {
+    let counted = |name: &str| layer_types.iter().filter(|t| *t == name).count().min(layers as usize) as u32;
+    let mamba = match pattern {
+        Some(p) => p.chars().filter(|c| *c == 'M').count().min(layers as usize) as u32,
+        None => counted("mamba"),
+    };
+    if mamba > 0 {
+        let v_heads = width(c, unread, &["mamba_n_heads", "mamba_num_heads"], None)?;
+        let expand = c.count("mamba_expand")?.unwrap_or(2);
+        // Granite writes "auto" for d_inner ÷ heads.
+        let d_head = match c.get("mamba_d_head") {
+            Some(Value::String(auto)) if auto == "auto" => None,
+            _ => c.count("mamba_d_head")?,
+        };
+        let v_dim = match d_head.or(c.count("mamba_head_dim")?) {
+            Some(d) => d,
+            // Granite writes "auto": d_inner ÷ heads, with d_inner = expand × hidden.
+            None if v_heads > 0 => expand.saturating_mul(hidden) / v_heads,
+            None => return Err("mamba_n_heads: must be at least 1".into()),
+        };
+        return Ok(Some(Linear {
+            kind: LinearKind::Mamba2,
+            layers: mamba,
+            k_heads: width(c, unread, &["mamba_n_groups", "n_groups"], Some(1))?,
+            v_heads,
+            k_dim: width(c, unread, &["mamba_d_state", "ssm_state_size"], None)?,
+            v_dim,
+            conv: width(c, unread, &["mamba_d_conv", "conv_kernel"], Some(4))?,
+        }));
     }
-    if !layer_types.is_empty() {
-        return Ok(None);
-    }
-    match c.count("full_attention_interval")? {
-        Some(n) if n > 1 && c.get("linear_num_value_heads").is_some() => {
-            let linear = layers - layers / n;
-            unread.push(format!(
-                "layer_types: not given, taking every {n}th layer as full attention and the other {linear} as linear attention (full_attention_interval)"
-            ));
-            Ok(Some(linear))
+    let linear = match counted("linear_attention") {
+        n if n > 0 => n,
+        _ if !layer_types.is_empty() => return Ok(None),
+        _ => match c.count("full_attention_interval")? {
+            Some(n) if n > 1 && c.get("linear_num_value_heads").is_some() => {
+                let linear = layers - layers / n;
+                unread.push(format!(
+                    "layer_types: not given, taking every {n}th layer as full attention and the other {linear} as linear attention (full_attention_interval)"
+                ));
+                linear
+            }
+            _ => return Ok(None),
+        },
+    };
+    Ok(Some(Linear {
+        kind: LinearKind::GatedDeltaNet,
+        layers: linear,
+        k_heads: width(c, unread, &["linear_num_key_heads"], None)?,
+        v_heads: width(c, unread, &["linear_num_value_heads"], None)?,
+        k_dim: width(c, unread, &["linear_key_head_dim"], None)?,
+        v_dim: width(c, unread, &["linear_value_head_dim"], None)?,
+        conv: width(c, unread, &["linear_conv_kernel_dim"], Some(4))?,
+    }))
+}
+
+/// The first of `fields` given; else `default`, noted; else an error naming the first.
+fn width(c: &Fields, unread: &mut Vec<String>, fields: &[&str], default: Option<u32>) -> Result<u32, String> {
+    for f in fields {
+        if let Some(v) = c.count(f)? {
+            return Ok(v);
         }
-        _ => Ok(None),
+    }
+    match default {
+        Some(d) => {
+            unread.push(format!("{}: not given, assuming {d}", fields[0]));
+            Ok(d)
+        }
+        None => Err(format!("{}: missing for the linear-attention layers", fields[0])),
     }
 }
 
@@ -414,6 +491,15 @@ fn as_count(field: &str, v: &Value) -> Result<u32, String> {
     }
 }
 
+/// Text for an error message, cut short so hostile input cannot flood the page.
+fn shorten(t: &str) -> String {
+    if t.chars().count() > 40 {
+        format!("{}…", t.chars().take(40).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}
+
 /// A value for an error message, cut short so hostile input cannot flood the page.
 fn short(v: &Value) -> String {
     let s = match v {
@@ -424,11 +510,7 @@ fn short(v: &Value) -> String {
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),
     };
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s
-    }
+    shorten(&s)
 }
 
 #[cfg(test)]
@@ -487,15 +569,20 @@ mod tests {
         let c = from_config_json(
             r#"{"num_hidden_layers": 4, "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100,
                "intermediate_size": 128, "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"],
-               "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128}"#,
+               "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128}"#,
         )
         .unwrap();
         assert_eq!(
             c.arch.attention,
-            Attention::HybridLinear {
-                linear_layers: 3,
-                state_elems: 524288.0
-            }
+            Attention::HybridLinear(Linear {
+                kind: LinearKind::GatedDeltaNet,
+                layers: 3,
+                k_heads: 16,
+                v_heads: 32,
+                k_dim: 128,
+                v_dim: 128,
+                conv: 4,
+            })
         );
     }
 

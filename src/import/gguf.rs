@@ -44,7 +44,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::estimator::arch::{Arch, Attention};
+use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
 
 /// Most tensors a header may declare.
 pub const MAX_TENSORS: u64 = 1_000_000;
@@ -563,6 +563,14 @@ impl View<'_> {
     }
 
     /// A non-negative integer that fits u32; a per-layer array gives its largest entry, noted.
+    /// How many layers of a per-layer integer array are non-zero.
+    fn nonzero(&self, suffix: &str) -> Option<u32> {
+        match self.meta.get(&format!("{}.{suffix}", self.arch)) {
+            Some(Meta::Array { ints: Some((_, n)), .. }) => Some((*n).min(u64::from(u32::MAX)) as u32),
+            _ => None,
+        }
+    }
+
     fn u32(&self, suffix: &str, unread: &mut Vec<String>) -> Result<Option<u32>, String> {
         let key = format!("{}.{suffix}", self.arch);
         let v = match self.meta.get(&key) {
@@ -672,6 +680,56 @@ fn summarise(
 /// `attention.sliding_window_pattern`: N−1 of every N layers slide.
 const SWA_PERIODS: &[(&str, u32)] = &[("gemma2", 2), ("gemma3", 6), ("gpt-oss", 2), ("cohere2", 4)];
 
+/// Architectures whose attention's q projection also produces an output gate.
+const GATED_ATTENTION: &[&str] = &["qwen3next", "qwen35", "qwen35moe"];
+
+/// The linear layers of a hybrid file, from its `ssm.*` keys (llama.cpp's names: `state_size` the
+/// key width or Mamba state, `group_count` the key heads or groups, `time_step_rank` the value
+/// heads, `inner_size` value heads × value width, `conv_kernel`). Gated DeltaNet (Qwen3-Next):
+/// every layer but each `full_attention_interval`-th. Mamba-2 (Nemotron-H, Granite 4.0-H): the
+/// blocks whose per-layer `attention.head_count_kv` is 0, less Nemotron-H's MLP-only blocks.
+fn linear_layers(v: &View, meta: &BTreeMap<String, Meta>, layers: u32, unread: &mut Vec<String>) -> Result<Option<Linear>, String> {
+    let a = v.arch;
+    let Some(state) = v.u32("ssm.state_size", unread)? else {
+        return Ok(None);
+    };
+    let need = |x: Option<u32>, suffix: &str| x.filter(|&n| n > 0).ok_or(format!("{a}.{suffix} missing for the linear layers"));
+    let v_heads = need(v.u32("ssm.time_step_rank", unread)?, "ssm.time_step_rank")?;
+    let inner = need(v.u32("ssm.inner_size", unread)?, "ssm.inner_size")?;
+    let k_heads = v.u32("ssm.group_count", unread)?.unwrap_or(1);
+    let conv = v.u32("ssm.conv_kernel", unread)?.unwrap_or(4);
+    let (kind, linear) = match v.u32("full_attention_interval", unread)?.filter(|&n| n > 1) {
+        Some(interval) => (LinearKind::GatedDeltaNet, layers - layers / interval),
+        None => {
+            let key = format!("{a}.attention.head_count_kv");
+            let attention = match meta.get(&key) {
+                Some(Meta::Array {
+                    ints: Some((_, nonzero)), ..
+                }) => (*nonzero).min(layers as u64) as u32,
+                _ => 0,
+            };
+            let mlp_only = if a == "nemotron_h" {
+                v.nonzero("feed_forward_length").unwrap_or(0)
+            } else {
+                0
+            };
+            (LinearKind::Mamba2, layers.saturating_sub(attention).saturating_sub(mlp_only))
+        }
+    };
+    if linear == 0 {
+        return Ok(None);
+    }
+    Ok(Some(Linear {
+        kind,
+        layers: linear,
+        k_heads,
+        v_heads,
+        k_dim: state,
+        v_dim: inner / v_heads,
+        conv,
+    }))
+}
+
 fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], unread: &mut Vec<String>) -> Result<Arch, String> {
     let a = v.arch;
     let required = |x: Option<u32>, suffix: &str| match x {
@@ -706,6 +764,10 @@ fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], u
     let tied_embeddings = !tensors.iter().any(|t| t.name == "output.weight");
     let ff = v.u32("feed_forward_length", unread)?;
 
+    // Nemotron-H's blocks are each a Mamba-2 mixer, an attention layer or an MLP alone (those have
+    // a feed-forward length); a layer here is a block with a mixer.
+    let mlp_only = (a == "nemotron_h").then(|| v.nonzero("feed_forward_length")).flatten();
+    let mixer_layers = layers - mlp_only.unwrap_or(0).min(layers - 1);
     let experts = v.u32("expert_count", unread)?.unwrap_or(0);
     let (intermediate, experts_per_token, shared_experts, moe_intermediate, shared_intermediate, dense_layers);
     if experts > 0 {
@@ -732,7 +794,7 @@ fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], u
             0
         });
         (experts_per_token, shared_experts, moe_intermediate, shared_intermediate) = (0, 0, 0, 0);
-        dense_layers = layers;
+        dense_layers = mlp_only.unwrap_or(layers);
     }
 
     let key_length = v.u32("attention.key_length", unread)?;
@@ -765,21 +827,8 @@ fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], u
             qk_nope_dim,
             v_head_dim,
         }
-    } else if let Some(interval) = v.u32("full_attention_interval", unread)?.filter(|&n| n > 1) {
-        // Qwen3-Next-style hybrids: every Nth layer is full attention, the rest keep a fixed
-        // state of value heads × key dim × value dim = ssm.inner_size × ssm.state_size.
-        let linear_layers = layers - layers / interval;
-        let state = v.u32("ssm.state_size", unread)?.zip(v.u32("ssm.inner_size", unread)?);
-        let state_elems = state.map_or(0.0, |(s, i)| s as f64 * i as f64);
-        if state.is_none() {
-            unread.push(format!(
-                "{a}.ssm.state_size / ssm.inner_size: missing, counting no linear-attention state"
-            ));
-        }
-        Attention::HybridLinear {
-            linear_layers,
-            state_elems,
-        }
+    } else if let Some(linear) = linear_layers(v, meta, layers, unread)? {
+        Attention::HybridLinear(linear)
     } else if let Some(window) = v.u32("attention.sliding_window", unread)?.filter(|&w| w > 0) {
         let swa_layers = match v.get("attention.sliding_window_pattern") {
             // One bool per layer: true where the layer slides.
@@ -809,7 +858,7 @@ fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], u
         return Err(format!("{a}: head width is 0"));
     }
     Ok(Arch {
-        layers,
+        layers: mixer_layers,
         hidden,
         heads,
         kv_heads,
@@ -817,6 +866,8 @@ fn build_arch(v: &View, meta: &BTreeMap<String, Meta>, tensors: &[TensorInfo], u
         vocab,
         tied_embeddings,
         intermediate,
+        mlp_gated: a != "nemotron_h",
+        attn_gate: GATED_ATTENTION.contains(&a),
         experts,
         experts_per_token,
         shared_experts,

@@ -21,6 +21,32 @@ pub enum Key {
     Layers,
     KvHeads,
     HeadDim,
+    Hidden,
+    Heads,
+    Vocab,
+    Ffn,
+    Tied,
+    Mlp,
+    AttnGate,
+    Experts,
+    TopK,
+    ExpertFfn,
+    SharedFfn,
+    DenseLayers,
+    Swa,
+    SwaLayers,
+    KvLora,
+    QLora,
+    RopeDim,
+    NopeDim,
+    VDim,
+    Linear,
+    LinearLayers,
+    LinearKHeads,
+    LinearVHeads,
+    LinearKDim,
+    LinearVDim,
+    LinearConv,
     Quant,
     Bpw,
     Weights,
@@ -28,6 +54,7 @@ pub enum Key {
     Kv,
     GpuFrac,
     RamBw,
+    Ram,
     Offload,
     Tp,
     Split,
@@ -54,6 +81,8 @@ pub enum Group {
     Link,
     Machine,
     Model,
+    /// A model described by its figures instead of a catalog id.
+    CustomModel,
     Context,
     Batching,
     Page,
@@ -91,11 +120,15 @@ pub struct KeySpec {
     pub name: &'static str,
     pub group: Group,
     pub value: ValueKind,
+    // The docs line: docs/scenario.md and `tokbound keys` (native only; the page has no use for it).
     /// What the key means, as docs/scenario.md says it.
+    #[cfg(not(target_arch = "wasm32"))]
     pub meaning: &'static str,
     /// Its unit or range, for the docs.
+    #[cfg(not(target_arch = "wasm32"))]
     pub unit: &'static str,
     /// What applies when it is not given, for the docs.
+    #[cfg(not(target_arch = "wasm32"))]
     pub default: &'static str,
     /// The value a link leaves out because it is the default, if any.
     pub link_default: Option<&'static str>,
@@ -113,8 +146,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "v",
         group: Group::Link,
         value: ValueKind::Version,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "link format version, written first",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "1",
         link_default: None,
     },
@@ -123,8 +159,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "hw",
         group: Group::Machine,
         value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "catalog machine id (`rtx-4090`, `m2-ultra-76c`, `ddr5-5600-2ch`)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "`rtx-4090`",
         link_default: Some("rtx-4090"),
     },
@@ -133,8 +172,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "bw",
         group: Group::Machine,
         value: ValueKind::Positive { min: 0.01, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "peak memory bandwidth; without `hw`, makes a custom machine; with `hw`, overrides it",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "decimal GB/s (1e9 B/s), 0 < bw ≤ 100000",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "the machine's",
         link_default: None,
     },
@@ -143,8 +185,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "mem",
         group: Group::Machine,
         value: ValueKind::Positive { min: 0.01, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "memory",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "GiB as marketed (`mem=24` is 24 GiB)",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "the machine's; unknown for a custom machine",
         link_default: None,
     },
@@ -153,8 +198,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "kind",
         group: Group::Machine,
         value: ValueKind::Kind,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "`gpu`, `apple`, `soc` or `cpu` (picks the calibration class)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "`gpu`",
         link_default: None,
     },
@@ -166,8 +214,11 @@ pub const KEYS: &[KeySpec] = &[
             min: 0.001,
             max: 1_000_000.0,
         },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "dense FP16 tensor TFLOPS (FP32 accumulate), for prefill and batching",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "TFLOPS",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "the machine's, if known",
         link_default: None,
     },
@@ -176,8 +227,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "usable",
         group: Group::Machine,
         value: ValueKind::Share { min: 0.01, max: 1.0 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "share of memory the model may use",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "0.01–1",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "Apple 0.75, otherwise 1",
         link_default: None,
     },
@@ -186,59 +240,415 @@ pub const KEYS: &[KeySpec] = &[
         name: "model",
         group: Group::Model,
         value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "catalog model id (`qwen2.5-32b`, `deepseek-v3`, `gpt-oss-120b`)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "`qwen2.5-32b`",
         link_default: Some("qwen2.5-32b"),
     },
     KeySpec {
         key: Key::Params,
         name: "params",
-        group: Group::Model,
+        group: Group::CustomModel,
         value: ValueKind::Positive { min: 0.0001, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom model: total parameters",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "billions",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "",
         link_default: None,
     },
     KeySpec {
         key: Key::Active,
         name: "active",
-        group: Group::Model,
+        group: Group::CustomModel,
         value: ValueKind::Positive { min: 0.0001, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom model: active parameters per token (MoE)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "billions",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "= `params`",
         link_default: None,
     },
     KeySpec {
         key: Key::Layers,
         name: "layers",
-        group: Group::Model,
+        group: Group::CustomModel,
         value: ValueKind::Whole { min: 1, max: 1000 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom model: layers, for the KV cache",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "KV not modelled",
         link_default: None,
     },
     KeySpec {
         key: Key::KvHeads,
         name: "kv_heads",
-        group: Group::Model,
+        group: Group::CustomModel,
         value: ValueKind::Whole { min: 1, max: 1024 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom model: KV heads per layer, for the KV cache",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "KV not modelled",
         link_default: None,
     },
     KeySpec {
         key: Key::HeadDim,
         name: "head_dim",
-        group: Group::Model,
+        group: Group::CustomModel,
         value: ValueKind::Whole { min: 1, max: 4096 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom model: width of one head, for the KV cache",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "KV not modelled",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Hidden,
+        name: "hidden",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: hidden size; with `layers`, `heads`, `kv_heads`, `head_dim` and `vocab` it makes the custom model an exact architecture (an imported model's link carries these)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none: a custom model of `params` and `active`",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Heads,
+        name: "heads",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 65536 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: attention heads",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Vocab,
+        name: "vocab",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 100000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: vocabulary size",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Ffn,
+        name: "ffn",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 100000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: dense MLP width (intermediate size)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Tied,
+        name: "tied",
+        group: Group::CustomModel,
+        value: ValueKind::Flag,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: the output head shares the embedding table",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "`1` or `0`",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Mlp,
+        name: "mlp",
+        group: Group::CustomModel,
+        value: ValueKind::Choice(&["gated", "plain"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: MLP with three matrices (`gated`: SwiGLU, GeGLU) or two (`plain`: relu², GELU)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`gated`",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::AttnGate,
+        name: "attn_gate",
+        group: Group::CustomModel,
+        value: ValueKind::Flag,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: the q projection also produces an output gate",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "`1` or `0`",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Experts,
+        name: "experts",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: routed experts per MoE layer",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0 (dense)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::TopK,
+        name: "top_k",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: experts each token is routed to",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::ExpertFfn,
+        name: "expert_ffn",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 100000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: one routed expert's width",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::SharedFfn,
+        name: "shared_ffn",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 100000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: total width of the shared expert(s)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::DenseLayers,
+        name: "dense_layers",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 100000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: layers with a dense MLP (in an MoE, those that are not MoE)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "every layer of a dense model, none of an MoE",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Swa,
+        name: "swa",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 100000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: sliding window",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "tokens",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::SwaLayers,
+        name: "swa_layers",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 100000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: layers that use the sliding window",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "every layer, when `swa` is given",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::KvLora,
+        name: "kv_lora",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: latent attention (MLA) KV rank",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::QLora,
+        name: "q_lora",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: MLA query rank",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0 (no query LoRA)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::RopeDim,
+        name: "rope_dim",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: MLA rotary dims per head",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::NopeDim,
+        name: "nope_dim",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: MLA non-rotary dims per head",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::VDim,
+        name: "v_dim",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: MLA value dims per head",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Linear,
+        name: "linear",
+        group: Group::CustomModel,
+        value: ValueKind::Choice(&["gdn", "mamba2"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: linear layers, Gated DeltaNet (`gdn`) or Mamba-2 (`mamba2`)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearLayers,
+        name: "linear_layers",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 100000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: how many layers are linear",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearKHeads,
+        name: "linear_k_heads",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: linear key heads (Mamba-2: groups)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearVHeads,
+        name: "linear_v_heads",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: linear value heads",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearKDim,
+        name: "linear_k_dim",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: linear key width (Mamba-2: state size)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearVDim,
+        name: "linear_v_dim",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 1, max: 1000000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: linear value width",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::LinearConv,
+        name: "linear_conv",
+        group: Group::CustomModel,
+        value: ValueKind::Whole { min: 0, max: 1024 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "custom architecture: the linear layers' convolution width",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "count",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "4",
         link_default: None,
     },
     KeySpec {
@@ -246,8 +656,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "quant",
         group: Group::Model,
         value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "weight format id (`q4_k_m`, `q8_0`, `f16`, `mxfp4`, `awq-4bit`, `mlx-4bit` …)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "`q4_k_m` (custom models too)",
         link_default: Some("q4_k_m"),
     },
@@ -256,8 +669,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "bpw",
         group: Group::Model,
         value: ValueKind::Positive { min: 0.5, max: 64.0 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "bits per weight instead of a format (EXL2 at any bpw: `bpw=4.65`)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "bits",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "",
         link_default: None,
     },
@@ -266,8 +682,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "weights",
         group: Group::Model,
         value: ValueKind::Size,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "weight file size instead of a format",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "`19GB`, `4.58GiB`, `512MiB`; a bare number is GB",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "",
         link_default: None,
     },
@@ -276,8 +695,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "ctx",
         group: Group::Context,
         value: ValueKind::Whole { min: 0, max: 100_000_000 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "tokens in context when generating",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "tokens, 0–100,000,000",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "4096",
         link_default: Some("4096"),
     },
@@ -286,8 +708,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "kv",
         group: Group::Context,
         value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "KV-cache element type: `f16`, `bf16`, `q8_0`, `q4_0`, `fp8`",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "`f16`",
         link_default: Some("f16"),
     },
@@ -296,8 +721,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "gpu_frac",
         group: Group::Context,
         value: ValueKind::Share { min: 0.0, max: 1.0 },
-        meaning: "share of weight bytes in VRAM (GPU machines)",
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "share of weight bytes in the machine's own memory (VRAM; unified memory or RAM elsewhere); the rest is read from system RAM on a GPU machine, from disk otherwise; more than fits is capped, with a note",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "0–1",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "as much as fits",
         link_default: None,
     },
@@ -306,9 +734,25 @@ pub const KEYS: &[KeySpec] = &[
         name: "ram_bw",
         group: Group::Context,
         value: ValueKind::Positive { min: 0.01, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "bandwidth of the pool holding the rest",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "GB/s",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "89.6 (dual-channel DDR5-5600)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Ram,
+        name: "ram",
+        group: Group::Context,
+        value: ValueKind::Positive { min: 0.01, max: BIG },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "system RAM of a discrete-GPU machine: what does not fit VRAM goes there, and what fits neither is read from disk (ignored, with a note, on Apple, SoC and CPU machines, whose memory is their RAM)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "GiB",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "64",
         link_default: None,
     },
     KeySpec {
@@ -316,8 +760,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "offload",
         group: Group::Context,
         value: ValueKind::Choice(&["experts", "none"]),
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "`experts`: routed MoE experts in RAM, the rest in VRAM; `none`",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "none",
         link_default: None,
     },
@@ -326,8 +773,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "tp",
         group: Group::Context,
         value: ValueKind::Whole { min: 1, max: 64 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "tensor-parallel devices (bandwidths add, × 0.9 for the interconnect)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "1–64",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "1",
         link_default: Some("1"),
     },
@@ -336,8 +786,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "split",
         group: Group::Context,
         value: ValueKind::Whole { min: 1, max: 64 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "layer-split devices (capacity adds, speed does not)",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "1–64",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "1",
         link_default: Some("1"),
     },
@@ -346,8 +799,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "batch",
         group: Group::Batching,
         value: ValueKind::Whole { min: 1, max: 4096 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "concurrent streams sharing each weight read",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "1–4096",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "single stream (no batch result)",
         link_default: None,
     },
@@ -356,8 +812,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "draft",
         group: Group::Batching,
         value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "draft model id for speculative decoding, at the target's format",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "none",
         link_default: None,
     },
@@ -366,8 +825,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "draft_weights",
         group: Group::Batching,
         value: ValueKind::Size,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "draft size instead of an id",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "size",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "",
         link_default: None,
     },
@@ -376,8 +838,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "k",
         group: Group::Batching,
         value: ValueKind::Whole { min: 1, max: 32 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "draft length: tokens proposed per verify step",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "1–32",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "4",
         link_default: Some("4"),
     },
@@ -386,8 +851,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "accept",
         group: Group::Batching,
         value: ValueKind::Share { min: 0.0, max: 1.0 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "probability each drafted token is accepted",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "0–1",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "0.7",
         link_default: Some("0.7"),
     },
@@ -396,8 +864,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "prompt",
         group: Group::Batching,
         value: ValueKind::Whole { min: 0, max: 10_000_000 },
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "prompt tokens, for time to first token",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "tokens",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "1024",
         link_default: Some("1024"),
     },
@@ -406,8 +877,11 @@ pub const KEYS: &[KeySpec] = &[
         name: "embed",
         group: Group::Page,
         value: ValueKind::Flag,
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "`1`: the compact embed view (headline plus `view`), with a link to the full page",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "the full page",
         link_default: None,
     },
@@ -416,14 +890,36 @@ pub const KEYS: &[KeySpec] = &[
         name: "view",
         group: Group::Page,
         value: ValueKind::List(EMBED_VIEWS),
+        #[cfg(not(target_arch = "wasm32"))]
         meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table`",
+        #[cfg(not(target_arch = "wasm32"))]
         unit: "comma-separated",
+        #[cfg(not(target_arch = "wasm32"))]
         default: "the headline",
         link_default: None,
     },
 ];
 
+impl Group {
+    /// Every group, in the order docs/scenario.md lists them.
+    pub const ALL: [Group; 7] = [
+        Group::Link,
+        Group::Machine,
+        Group::Model,
+        Group::CustomModel,
+        Group::Context,
+        Group::Batching,
+        Group::Page,
+    ];
+}
+
 impl KeySpec {
+    /// This key's row in docs/scenario.md.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn docs_row(&self) -> String {
+        format!("| `{}` | {} | {} | {} |", self.name, self.meaning, self.unit, self.default)
+    }
+
     /// Scenario keys are the estimate's inputs; page keys only change how the page shows it.
     pub fn scope(&self) -> Scope {
         match self.group {

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use crate::calibration::Class;
 use crate::catalog::{Catalog, Kind};
-use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Placement, Speculation, WeightSpec};
+use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
+use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, Placement, Speculation, WeightSpec};
 use crate::units;
 use keys::{shorten, Scope};
 pub use keys::{Key, Value, ValueKind, EMBED_VIEWS};
@@ -73,7 +74,18 @@ impl SizeUnit {
 
 impl Size {
     pub fn bytes(self) -> f64 {
-        units::size_bytes(&format!("1{}", self.unit.text())).unwrap_or(1e9) * self.value
+        let unit = match self.unit {
+            SizeUnit::B => 1.0,
+            SizeUnit::KB => 1e3,
+            SizeUnit::MB => 1e6,
+            SizeUnit::GB => 1e9,
+            SizeUnit::TB => 1e12,
+            SizeUnit::KiB => 1024.0,
+            SizeUnit::MiB => 1024.0 * 1024.0,
+            SizeUnit::GiB => 1024.0 * 1024.0 * 1024.0,
+            SizeUnit::TiB => 1024f64.powi(4),
+        };
+        self.value * unit
     }
 
     pub fn parse(text: &str) -> Result<Size, String> {
@@ -261,9 +273,7 @@ impl Scenario {
 
     /// Does any custom-model key stand in this scenario?
     pub fn has_custom_model_keys(&self) -> bool {
-        [Key::Params, Key::Active, Key::Layers, Key::KvHeads, Key::HeadDim]
-            .iter()
-            .any(|k| self.has(*k))
+        self.values.keys().any(|k| k.spec().group == keys::Group::CustomModel)
     }
 
     /// A custom machine: `bw` without `hw`.
@@ -335,6 +345,7 @@ impl Scenario {
         let mut fail = |key: Key, problem: String| issues.push(KeyIssue { key, problem });
 
         // Machine: a catalog id, or custom when bw is given without hw.
+        let mut notes = Vec::new();
         let machine = if self.is_custom_machine() {
             let kind = self.kind().unwrap_or(Kind::Gpu);
             Some(MachineSpec {
@@ -343,8 +354,9 @@ impl Scenario {
                 bandwidth_gbs: self.number(Key::Bw).unwrap_or(1.0),
                 memory_gib: self.number(Key::Mem),
                 tflops: self.number(Key::Tflops),
-                usable_fraction: self.number(Key::Usable).unwrap_or(if kind == Kind::Apple { 0.75 } else { 1.0 }),
+                usable_fraction: 1.0,
                 hbm: false,
+                ram_gib: estimator::DEFAULT_RAM_GIB,
                 time: crate::catalog::calibration().time_model(Class::of(kind, false)),
             })
         } else {
@@ -355,7 +367,6 @@ impl Scenario {
                         bandwidth_gbs: self.number(Key::Bw).unwrap_or(base.bandwidth_gbs),
                         memory_gib: self.number(Key::Mem).or(base.memory_gib),
                         tflops: self.number(Key::Tflops).or(base.tflops),
-                        usable_fraction: self.number(Key::Usable).unwrap_or(base.usable_fraction),
                         ..base
                     })
                 }
@@ -364,7 +375,22 @@ impl Scenario {
                     None
                 }
             }
-        };
+        }
+        .map(|mut m| {
+            // Apple lets the GPU wire about two thirds of unified memory up to 36 GB and three
+            // quarters above (Metal's recommendedMaxWorkingSetSize), of the memory in effect.
+            m.usable_fraction = match (self.number(Key::Usable), m.kind, m.memory_gib) {
+                (Some(u), _, _) => u,
+                (None, Kind::Apple, Some(g)) => apple_usable_share(g),
+                (None, _, _) => m.usable_fraction,
+            };
+            match (m.kind, self.number(Key::Ram)) {
+                (Kind::Gpu, Some(r)) => m.ram_gib = r,
+                (_, Some(_)) => notes.push(Note::RamIgnored),
+                _ => {}
+            }
+            m
+        });
 
         // Weights format.
         let quant = match (self.number(Key::Bpw), self.size(Key::Weights)) {
@@ -383,8 +409,26 @@ impl Scenario {
             },
         };
 
-        // Model: a catalog id, or custom when custom keys or a weight file stand without one.
-        let model = if self.is_custom_model() {
+        // Model: a catalog id, or custom when custom keys or a weight file stand without one; with
+        // the architecture keys, an exact architecture.
+        let model = if self.is_custom_model() && self.has(Key::Hidden) {
+            if self.has(Key::Params) || self.has(Key::Active) {
+                notes.push(Note::ArchOverridesParams);
+            }
+            match self.custom_arch() {
+                Ok(arch) => Some(ModelSpec::Arch {
+                    name: "custom model".into(),
+                    arch: Box::new(arch),
+                    max_context: None,
+                }),
+                Err(issues) => {
+                    for (k, p) in issues {
+                        fail(k, p);
+                    }
+                    None
+                }
+            }
+        } else if self.is_custom_model() {
             let (params, active) = (self.number(Key::Params), self.number(Key::Active));
             if params.is_none() && !self.has(Key::Weights) {
                 fail(Key::Params, "a custom model needs params (billions) or weights (file size)".into());
@@ -406,6 +450,7 @@ impl Scenario {
                 Ok(m) => Some(ModelSpec::Arch {
                     name: m.name.clone(),
                     arch: Box::new(m.arch.clone()),
+                    max_context: m.max_context,
                 }),
                 Err(e) => {
                     fail(Key::Model, e);
@@ -422,15 +467,18 @@ impl Scenario {
             }
         };
 
-        let speculation = match (self.text(Key::Draft), self.size(Key::DraftWeights)) {
-            (_, Some(w)) => Some(w.bytes()),
+        let context = self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64;
+        // (weights read per token, stored, KV cache at the context)
+        let draft = match (self.text(Key::Draft), self.size(Key::DraftWeights)) {
+            (_, Some(w)) => Some((w.bytes(), w.bytes(), None)),
             (Some(d), None) => match cat.model(d) {
                 Ok(m) => {
                     let bits = match quant {
                         Some(WeightSpec::Bits { bpw, .. }) => bpw,
                         _ => cat.quant(DEFAULT_QUANT).map_or(4.85, |q| q.bpw),
                     };
-                    Some(m.arch.read_params_per_token() * bits / 8.0)
+                    let kv = kv_bits.map(|b| m.arch.kv_bytes(context, b));
+                    Some((m.arch.read_params_per_token() * bits / 8.0, m.arch.total_params() * bits / 8.0, kv))
                 }
                 Err(e) => {
                     fail(Key::Draft, e);
@@ -438,9 +486,11 @@ impl Scenario {
                 }
             },
             (None, None) => None,
-        }
-        .map(|draft_bytes| Speculation {
+        };
+        let speculation = draft.map(|(draft_bytes, draft_stored_bytes, draft_kv_bytes)| Speculation {
             draft_bytes,
+            draft_stored_bytes,
+            draft_kv_bytes,
             k: self.whole(Key::K).unwrap_or(DEFAULT_K),
             accept: self.number(Key::Accept).unwrap_or(DEFAULT_ACCEPT),
         });
@@ -458,7 +508,7 @@ impl Scenario {
             machine,
             model,
             weights,
-            context: self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64,
+            context,
             kv_bits,
             placement: Placement {
                 gpu_frac: self.number(Key::GpuFrac),
@@ -470,7 +520,95 @@ impl Scenario {
             batch: self.whole(Key::Batch),
             speculation,
             prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
+            notes,
         })
+    }
+
+    /// The exact architecture the custom-architecture keys describe; every missing or
+    /// inconsistent key is reported.
+    pub fn custom_arch(&self) -> Result<Arch, Vec<(Key, String)>> {
+        let mut issues = Vec::new();
+        let mut need = |k: Key| match self.whole(k) {
+            Some(v) => v,
+            None => {
+                issues.push((k, "is needed with hidden (an exact architecture)".to_string()));
+                1
+            }
+        };
+        let (layers, heads, kv_heads, head_dim, vocab) = (
+            need(Key::Layers),
+            need(Key::Heads),
+            need(Key::KvHeads),
+            need(Key::HeadDim),
+            need(Key::Vocab),
+        );
+        let hidden = self.whole(Key::Hidden).unwrap_or(1);
+        let count = |k: Key, default: u32| self.whole(k).unwrap_or(default);
+        let experts = count(Key::Experts, 0);
+        let attention = if let Some(kv_lora_rank) = self.whole(Key::KvLora) {
+            Attention::Latent {
+                kv_lora_rank,
+                q_lora_rank: count(Key::QLora, 0),
+                qk_rope_dim: count(Key::RopeDim, 0),
+                qk_nope_dim: count(Key::NopeDim, 0),
+                v_head_dim: count(Key::VDim, 0),
+            }
+        } else if let Some(kind) = self.text(Key::Linear).and_then(LinearKind::parse) {
+            Attention::HybridLinear(Linear {
+                kind,
+                layers: count(Key::LinearLayers, layers).min(layers),
+                k_heads: count(Key::LinearKHeads, 1),
+                v_heads: count(Key::LinearVHeads, 1),
+                k_dim: count(Key::LinearKDim, 1),
+                v_dim: count(Key::LinearVDim, 1),
+                conv: count(Key::LinearConv, 4),
+            })
+        } else if let Some(window) = self.whole(Key::Swa) {
+            Attention::SlidingWindow {
+                window,
+                swa_layers: count(Key::SwaLayers, layers).min(layers),
+            }
+        } else {
+            Attention::Full
+        };
+        if kv_heads > heads {
+            issues.push((Key::KvHeads, format!("{kv_heads} is more than heads ({heads})")));
+        }
+        let flag = |k: Key| matches!(self.get(k), Some(Value::Flag(true)));
+        let arch = Arch {
+            layers,
+            hidden,
+            heads,
+            kv_heads,
+            head_dim,
+            vocab,
+            tied_embeddings: flag(Key::Tied),
+            intermediate: count(Key::Ffn, 0),
+            mlp_gated: self.text(Key::Mlp) != Some("plain"),
+            attn_gate: flag(Key::AttnGate),
+            experts,
+            experts_per_token: count(Key::TopK, 1).min(experts.max(1)),
+            shared_experts: u32::from(count(Key::SharedFfn, 0) > 0),
+            moe_intermediate: count(Key::ExpertFfn, 0),
+            shared_intermediate: count(Key::SharedFfn, 0),
+            dense_layers: count(Key::DenseLayers, if experts > 0 { 0 } else { layers }).min(layers),
+            attention,
+        };
+        if issues.is_empty() {
+            Ok(arch)
+        } else {
+            Err(issues)
+        }
+    }
+}
+
+/// The share of unified memory Apple's GPU may wire by default: two thirds up to 36 GB, three
+/// quarters above (Metal's `recommendedMaxWorkingSetSize`, as llama.cpp reports it at start-up).
+pub fn apple_usable_share(memory_gib: f64) -> f64 {
+    if memory_gib <= 36.0 {
+        2.0 / 3.0
+    } else {
+        0.75
     }
 }
 
@@ -518,8 +656,13 @@ pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
         bandwidth_gbs: m.bandwidth_gbs,
         memory_gib: Some(m.memory_gib),
         tflops: m.fp16_tflops,
-        usable_fraction: m.usable_fraction.unwrap_or(1.0),
+        usable_fraction: match (m.usable_fraction, m.kind) {
+            (Some(u), _) => u,
+            (None, Kind::Apple) => apple_usable_share(m.memory_gib),
+            (None, _) => 1.0,
+        },
         hbm: m.is_hbm(),
+        ram_gib: estimator::DEFAULT_RAM_GIB,
         time: crate::catalog::calibration().time_model(Class::of(m.kind, m.is_hbm())),
     }
 }
@@ -585,6 +728,13 @@ mod tests {
         assert_eq!(Presentation::from_query("hw=rtx-3090"), Presentation::default());
         let (s, issues) = Scenario::from_query("embed=1&view=table");
         assert_eq!((s, issues.len()), (Scenario::default(), 0));
+    }
+
+    #[test]
+    fn sizes_in_every_unit_give_their_bytes() {
+        for (text, bytes) in [("4920734720B", 4920734720.0), ("19GB", 19e9), ("512MiB", 536870912.0), ("2KB", 2e3)] {
+            assert_eq!(Size::parse(text).unwrap().bytes(), bytes, "{text}");
+        }
     }
 
     #[test]

@@ -23,7 +23,12 @@ test('a pasted config.json becomes the model, MLA and all', async () => {
   assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
   // MLA: 61 × 576 × 2 bytes ≈ 70 KB per token, so 32K of context is ~2.3 GB, not hundreds.
   assert.match(await page.getByTestId('division').textContent(), /\+ 2\.3 GB KV cache/);
-  assert.match(page.url(), /params=671\.\d+.*layers=61/);
+  assert.match(page.url(), /layers=61.*hidden=7168.*kv_lora=512/);
+  // The link alone reproduces the import exactly.
+  const division = await page.getByTestId('division').textContent();
+  await page.goto(page.url());
+  await page.getByTestId('division').waitFor();
+  assert.equal(await page.getByTestId('division').textContent(), division);
   assert.deepEqual(errors, []);
 });
 

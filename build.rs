@@ -1,0 +1,108 @@
+//! The page's copies of the catalogs: the same rows with only the columns the page reads, so the
+//! download does not carry the long provenance notes that the CLI (`tokbound catalog`) and the
+//! files under `data/` keep. They are written one record a line with fields separated by the
+//! ASCII unit separator (0x1F), which no catalog text contains, so the page splits them without
+//! a CSV reader. The native build reads `data/` as it is.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Per catalog file, the columns the page reads.
+const PAGE_COLUMNS: &[(&str, &[&str])] = &[
+    (
+        "machines.csv",
+        &[
+            "id",
+            "name",
+            "kind",
+            "memory_gib",
+            "bandwidth_gbs",
+            "bus_bits",
+            "fp16_tflops",
+            "usable_fraction",
+            "backend",
+            "price_usd",
+            "source",
+        ],
+    ),
+    (
+        "models.csv",
+        &[
+            "id",
+            "name",
+            "family",
+            "params_b",
+            "active_params_b",
+            "max_context",
+            "layers",
+            "hidden",
+            "heads",
+            "kv_heads",
+            "head_dim",
+            "vocab",
+            "tied_embeddings",
+            "intermediate",
+            "mlp",
+            "experts",
+            "experts_per_token",
+            "shared_experts",
+            "moe_intermediate",
+            "shared_intermediate",
+            "dense_layers",
+            "attention",
+            "attn_gate",
+            "sliding_window",
+            "swa_layers",
+            "kv_lora_rank",
+            "q_lora_rank",
+            "qk_rope_dim",
+            "qk_nope_dim",
+            "v_head_dim",
+            "linear_kind",
+            "linear_layers",
+            "linear_k_heads",
+            "linear_v_heads",
+            "linear_k_dim",
+            "linear_v_dim",
+            "linear_conv",
+            "draft",
+        ],
+    ),
+    ("quants.csv", &["id", "name", "format", "bpw", "other_bpw", "weights", "kv"]),
+    (
+        "measured.csv",
+        &[
+            "hw", "model", "quant", "context", "tg_tok_s", "backend", "fa", "date", "url", "source",
+        ],
+    ),
+];
+
+fn main() {
+    let out = std::env::var("OUT_DIR").expect("OUT_DIR");
+    for (file, keep) in PAGE_COLUMNS {
+        let path = Path::new("data").join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let mut reader = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let header = reader.headers().unwrap_or_else(|e| panic!("{}: {e}", path.display())).clone();
+        let wanted: HashSet<&str> = keep.iter().copied().collect();
+        let columns: Vec<usize> = (0..header.len()).filter(|&i| wanted.contains(&header[i])).collect();
+        let mut text = String::new();
+        let mut line = |fields: Vec<&str>| {
+            for f in &fields {
+                assert!(
+                    !f.contains(['\x1f', '\n', '\r']),
+                    "{}: a field holds a separator: {f:?}",
+                    path.display()
+                );
+            }
+            text.push_str(&fields.join("\x1f"));
+            text.push('\n');
+        };
+        line(columns.iter().map(|&i| &header[i]).collect());
+        for record in reader.records() {
+            let record = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            line(columns.iter().map(|&i| record.get(i).unwrap_or("")).collect());
+        }
+        std::fs::write(Path::new(&out).join(file), text).expect("write the page's catalog");
+    }
+}
