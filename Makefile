@@ -4,7 +4,7 @@ SHELL := /bin/bash
 WEB := scripts/webenv
 PORT ?= 8080
 
-.PHONY: setup serve dist test lint test-native test-web test-e2e bench fuzz clean
+.PHONY: setup serve dist test lint test-native test-web test-e2e bench fuzz calibration clean
 
 setup:
 	@scripts/setup.sh
@@ -41,11 +41,16 @@ bench: dist
 	cargo bench --bench sweep
 	cd tests/e2e && node bench.mjs
 
-## A million generated inputs each for the URL codec, the config.json importer and the GGUF
-## parser (make test runs a CI-sized share of the same tests). FUZZ_CASES=N for another count.
+## A million generated inputs each for the URL codec, the config.json importer, the calibration
+## paste parsers and the GGUF parser (make test runs a CI-sized share of the same tests).
+## FUZZ_CASES=N for another count.
 FUZZ_CASES ?= 1000000
 fuzz:
-	FUZZ_CASES=$(FUZZ_CASES) cargo test --release --test fuzz --test import -- --nocapture takes_any mutated_headers
+	FUZZ_CASES=$(FUZZ_CASES) cargo test --release --test fuzz --test import -- --nocapture takes_any take_any mutated_headers
+
+## Refit the calibration after data/measured.csv changes (tests/calibration.rs checks it is in step).
+calibration:
+	cargo run --release --quiet -- fit > data/calibration.csv.new && mv data/calibration.csv.new data/calibration.csv
 
 clean:
 	rm -rf dist target .toolchain

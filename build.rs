@@ -5,9 +5,11 @@
 //! a CSV reader. The native build reads `data/` as it is.
 
 use std::collections::HashSet;
+
+include!("src/catalog/methods.rs");
 use std::path::Path;
 
-/// Per catalog file, the columns the page reads.
+/// Per catalog file, the columns the page reads (none listed: all of them).
 const PAGE_COLUMNS: &[(&str, &[&str])] = &[
     (
         "machines.csv",
@@ -18,6 +20,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "memory_gib",
             "bandwidth_gbs",
             "bus_bits",
+            "data_rate_mts",
             "fp16_tflops",
             "usable_fraction",
             "backend",
@@ -69,15 +72,28 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
         ],
     ),
     ("quants.csv", &["id", "name", "format", "bpw", "other_bpw", "weights", "kv"]),
+    // The fit, every column.
+    ("calibration.csv", &[]),
     (
         "measured.csv",
         &[
-            "hw", "model", "quant", "context", "tg_tok_s", "backend", "fa", "date", "url", "source",
+            "hw", "model", "quant", "context", "tg_tok_s", "backend", "fa", "date", "url", "method",
         ],
     ),
 ];
 
+/// A field as the page carries it: a machine's source note up to its first `;` or ` (` (the page
+/// shows the bandwidth's arithmetic beside it; the whole note stays in data/ and the CLI).
+fn page_field<'a>(file: &str, column: &str, field: &'a str) -> &'a str {
+    if (file, column) == ("machines.csv", "source") {
+        field.split([';', '(']).next().unwrap_or(field).trim()
+    } else {
+        field
+    }
+}
+
 fn main() {
+    println!("cargo:rerun-if-changed=src/catalog/methods.rs");
     let out = std::env::var("OUT_DIR").expect("OUT_DIR");
     for (file, keep) in PAGE_COLUMNS {
         let path = Path::new("data").join(file);
@@ -85,7 +101,9 @@ fn main() {
         let mut reader = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let header = reader.headers().unwrap_or_else(|e| panic!("{}: {e}", path.display())).clone();
         let wanted: HashSet<&str> = keep.iter().copied().collect();
-        let columns: Vec<usize> = (0..header.len()).filter(|&i| wanted.contains(&header[i])).collect();
+        let columns: Vec<usize> = (0..header.len())
+            .filter(|&i| keep.is_empty() || wanted.contains(&header[i]))
+            .collect();
         let mut text = String::new();
         let mut line = |fields: Vec<&str>| {
             for f in &fields {
@@ -101,7 +119,17 @@ fn main() {
         line(columns.iter().map(|&i| &header[i]).collect());
         for record in reader.records() {
             let record = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            line(columns.iter().map(|&i| record.get(i).unwrap_or("")).collect());
+            // Only decode-only measurements: the page neither fits nor shows the others.
+            let method = header.iter().position(|h| h == "method").and_then(|i| record.get(i));
+            if *file == "measured.csv" && !method.is_some_and(|m| DECODE_ONLY_METHODS.contains(&m)) {
+                continue;
+            }
+            line(
+                columns
+                    .iter()
+                    .map(|&i| page_field(file, &header[i], record.get(i).unwrap_or("")))
+                    .collect(),
+            );
         }
         std::fs::write(Path::new(&out).join(file), text).expect("write the page's catalog");
     }

@@ -7,6 +7,7 @@
 //! - [`estimator`]: every term of the bandwidth arithmetic.
 //! - [`catalog`]: machines, models, formats and measurements, from `data/*.csv`.
 //! - [`calibration`]: the expected band, fitted on the measurements.
+//! - [`calibrate`]: a user's own llama-bench output, read and fitted to their machine.
 //! - [`scenario`]: every input, and the one codec to and from a URL query string.
 //! - [`views`]: what the tables and the headline show.
 //! - [`decimal`]: decimal text to `f64`, without the standard parser's tables.
@@ -14,6 +15,7 @@
 //!
 //! The browser app (`app`, `components`) is compiled only for `wasm32`.
 
+pub mod calibrate;
 pub mod calibration;
 pub mod catalog;
 pub mod charts;

@@ -48,6 +48,14 @@ pub fn note_text(note: &Note) -> String {
         }
         Note::BatchNeedsTflops => "batch: no compute limit known; a tflops figure is needed".into(),
         Note::DraftKvNotModelled => "draft given by size: its KV cache is not modelled".into(),
+        Note::Calibrated { efficiency, band } => format!(
+            "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%",
+            efficiency * 100.0,
+            band * 100.0
+        ),
+        Note::CalibrationForOtherMachine { fitted_for } => {
+            format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")
+        }
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
 }
@@ -204,6 +212,73 @@ impl Report {
     }
 }
 
+/// A measured point behind the expected figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    /// "RTX 4090 · Llama 3.1 8B Q4_K_M · ctx 4,160: 118.2 tok/s (cuda, llama-bench, 2025-11)"
+    pub text: String,
+    pub url: String,
+    /// The same machine, model and format as the scenario.
+    pub exact: bool,
+}
+
+/// The measured points nearest the scenario (same machine, else same class; same model, else same
+/// family), nearest context first, at most `n`. None for a custom model.
+pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
+    let (Some(model_id), quant) = model_and_quant(s) else {
+        return Vec::new();
+    };
+    let Ok(model) = cat.model(model_id) else {
+        return Vec::new();
+    };
+    let hw = machine_id(s);
+    let class = hw.and_then(|h| cat.machine(h).ok()).map(crate::catalog::Machine::class);
+    let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
+    let mut found: Vec<(u32, f64, &crate::catalog::Measurement)> = cat
+        .decode_measurements()
+        .filter_map(|m| {
+            let machine = cat.machine(&m.hw).ok()?;
+            let same_machine = Some(m.hw.as_str()) == hw;
+            if !same_machine && Some(machine.class()) != class {
+                return None;
+            }
+            let same_model = m.model == model.id;
+            let measured_model = cat.model(&m.model).ok()?;
+            if !same_model && (model.family.is_empty() || measured_model.family != model.family) {
+                return None;
+            }
+            let rank = u32::from(!same_machine) * 4 + u32::from(!same_model) * 2 + u32::from(Some(m.quant.as_str()) != quant);
+            Some((rank, ((m.context + 64.0) / (ctx + 64.0)).ln().abs(), m))
+        })
+        .collect();
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    found
+        .into_iter()
+        .take(n)
+        .map(|(rank, _, m)| {
+            let machine = cat.machine(&m.hw).map_or(m.hw.as_str(), |x| x.name.as_str());
+            let model = cat.model(&m.model).map_or(m.model.as_str(), |x| x.name.as_str());
+            let quant = cat.quant(&m.quant).map_or(m.quant.as_str(), |q| q.name.as_str());
+            Provenance {
+                text: format!(
+                    "{machine} · {model} {quant} · ctx {:.0}: {} tok/s ({}, {}{})",
+                    m.context,
+                    fmt_tok_s(m.tg_tok_s),
+                    m.backend,
+                    m.method,
+                    if m.date.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", m.date)
+                    }
+                ),
+                url: m.url.clone(),
+                exact: rank <= 1,
+            }
+        })
+        .collect()
+}
+
 /// One machine in the comparison table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MachineRow {
@@ -291,8 +366,7 @@ pub fn measured(cat: &Catalog, hw: &str, model: Option<&str>, quant: Option<&str
     let (Some(model), Some(quant)) = (model, quant) else {
         return Vec::new();
     };
-    cat.measurements
-        .iter()
+    cat.decode_measurements()
         .filter(|m| m.hw == hw && m.model == model && m.quant == quant)
         .map(|m| (m.context, m.tg_tok_s))
         .collect()
@@ -335,13 +409,13 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
         return Vec::new();
     };
     let runs: Vec<&crate::catalog::Measurement> = match (model, quant) {
-        (Some(model), Some(quant)) => cat.measurements.iter().filter(|m| m.model == model && m.quant == quant).collect(),
+        (Some(model), Some(quant)) => cat.decode_measurements().filter(|m| m.model == model && m.quant == quant).collect(),
         _ => Vec::new(),
     };
     cat.machines
         .iter()
         .map(|m| {
-            inputs.machine = crate::scenario::machine_spec(m);
+            inputs.machine = crate::scenario::machine_spec(m, s.backend_choice());
             let e = estimate(&inputs);
             let measured = runs
                 .iter()
@@ -498,6 +572,22 @@ pub fn trim(v: f64) -> String {
     } else {
         format!("{}", (v * 100.0).round() / 100.0)
     }
+}
+
+/// Where a catalog machine's figures come from: its bandwidth, as bus width × data rate where
+/// the catalog has both, its memory and its source (the page carries the source's first clause;
+/// `tokbound catalog` and data/machines.csv the whole note).
+pub fn machine_source(m: &crate::catalog::Machine) -> String {
+    let arithmetic = match (m.bus_bits, m.data_rate_mts) {
+        (Some(bus), Some(rate)) => format!(" = {}-bit × {} MT/s ÷ 8", trim(bus), trim(rate)),
+        _ => String::new(),
+    };
+    format!(
+        "{} GB/s{arithmetic}, {} GiB (source: {})",
+        trim(m.bandwidth_gbs),
+        trim(m.memory_gib),
+        m.source
+    )
 }
 
 /// The memory sentence: fits, or which pool overflows and by how much.
@@ -696,6 +786,16 @@ mod tests {
         assert_eq!(
             order.iter().map(|&i| rows[i].id.clone()).collect::<Vec<_>>(),
             apple.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_machines_source_shows_its_bandwidth_arithmetic() {
+        let m = catalog().machine("rtx-4090").unwrap();
+        assert!(
+            machine_source(m).starts_with("1008 GB/s = 384-bit × 21000 MT/s ÷ 8, 24 GiB (source: NVIDIA"),
+            "{}",
+            machine_source(m)
         );
     }
 

@@ -195,3 +195,108 @@ fn pools_report_what_each_holds_and_a_batch_without_compute_is_null() {
         v["notes"]
     );
 }
+
+#[test]
+fn calibrate_fits_a_paste_to_the_machine_its_device_line_names() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/llama-bench-4090.md");
+    let v = json(&["calibrate", path]);
+    assert_eq!(v["machine"], "rtx-4090");
+    assert_eq!(v["rows"], 3);
+    let cal = v["cal"].as_str().unwrap();
+    assert!(cal.starts_with("rtx-4090~"), "{cal}");
+    for r in v["residuals"].as_array().unwrap() {
+        for key in ["run", "measured_tok_s", "before_tok_s", "after_tok_s"] {
+            assert!(!r[key].is_null(), "{key}: {r}");
+        }
+    }
+    // The fit carried in a link moves the expected figure toward what was measured.
+    let plain = json(&["estimate", "hw=rtx-4090&model=llama-3.1-8b&quant=q4_0&ctx=64"]);
+    let fitted = json(&["estimate", &format!("hw=rtx-4090&model=llama-3.1-8b&quant=q4_0&ctx=64&cal={cal}")]);
+    let (before, after) = (
+        plain["expected_tok_s"].as_f64().unwrap(),
+        fitted["expected_tok_s"].as_f64().unwrap(),
+    );
+    assert!((after - 170.21).abs() < (before - 170.21).abs(), "{before} → {after}");
+    assert!(fitted["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().starts_with("expected from your own calibration")));
+    // On another machine the fit is ignored, with a note.
+    let other = json(&["estimate", &format!("hw=rtx-3090&cal={cal}")]);
+    assert!(other["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("not this machine")));
+    // A scenario names the machine for pastes that do not.
+    let server = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/llama-server.txt");
+    let v = json(&["calibrate", server, "hw=rtx-3090&model=llama-3.1-8b"]);
+    assert_eq!(v["machine"], "rtx-3090");
+}
+
+#[test]
+fn calibrate_says_what_is_missing() {
+    let server = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/llama-server.txt");
+    let (code, _, err) = run(&["calibrate", server]);
+    assert_eq!(code, 2);
+    assert!(err.contains("names no device: give the machine"), "{err}");
+    let (code, _, err) = run(&["calibrate", "/nonexistent/bench.md"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/bench.md"), "{err}");
+    let dir = std::env::temp_dir().join(format!("tokbound-cal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.md");
+    std::fs::write(&big, "x".repeat(2 << 20)).unwrap();
+    let (code, _, err) = run(&["calibrate", big.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("larger than 1 MB"), "{err}");
+    let junk = dir.join("junk.txt");
+    std::fs::write(&junk, "hello\nworld\n").unwrap();
+    let (code, _, err) = run(&["calibrate", junk.to_str().unwrap(), "hw=rtx-4090"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not llama-bench output"), "{err}");
+    // 58 tok/s of an 8B model at 4.9 GB is beyond a 120 GB/s laptop's ceiling: not its run.
+    let ollama = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/ollama.txt");
+    let (code, _, err) = run(&["calibrate", ollama, "hw=m4&model=llama-3.1-8b&quant=q4_k_m"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("above this machine's ceiling"), "{err}");
+}
+
+#[test]
+fn calibrate_reads_standard_input() {
+    let paste = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/ollama.txt")).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tokbound"))
+        .args(["calibrate", "-", "hw=m2-max-38c&model=llama-3.1-8b&quant=q4_k_m"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &paste).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["form"], "ollama --verbose statistics");
+    assert!(v["cal"].as_str().unwrap().starts_with("m2-max-38c~"));
+}
+
+#[test]
+fn the_backend_is_an_input_shown_in_the_json() {
+    let v = json(&["estimate", "hw=rx-7900-xtx&model=llama-3.1-8b"]);
+    assert_eq!(v["backend"], "rocm");
+    let vulkan = json(&["estimate", "hw=rx-7900-xtx&model=llama-3.1-8b&backend=vulkan"]);
+    assert_eq!(vulkan["backend"], "vulkan");
+    assert_ne!(v["expected_tok_s"], vulkan["expected_tok_s"]);
+    assert_eq!(
+        v["ceiling_tok_s"], vulkan["ceiling_tok_s"],
+        "the backend changes the expectation, not the physics"
+    );
+    assert_eq!(json(&["estimate", "hw=m4-max-40c"])["backend"], "metal");
+    assert_eq!(json(&["estimate", "bw=200&kind=soc&params=8"])["backend"], "vulkan");
+    let (code, _, err) = run(&["estimate", "backend=opencl"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("backend: \"opencl\" is not cuda, rocm, vulkan, metal, sycl, cpu or mlx"),
+        "{err}"
+    );
+}

@@ -1,5 +1,5 @@
-//! Generated-input runs of the URL codec and the config.json importer: every input returns (a
-//! scenario, an estimate or an error) without a panic. `FUZZ_CASES` sets the count per target
+//! Generated-input runs of the URL codec, the config.json importer and the calibration paste
+//! parsers: every input returns (a scenario, an estimate, a fit or an error) without a panic. `FUZZ_CASES` sets the count per target
 //! (`make fuzz` runs a million); `make test` runs a CI-sized share. The GGUF parser's run is
 //! `mutated_headers_never_panic` in tests/import.rs. Crashing inputs found are kept below as
 //! regression cases.
@@ -157,6 +157,55 @@ fn the_config_importer_takes_any_json() {
         })
         .unwrap();
     println!("fuzz config.json: {} documents in {:.1} s", cases(), t.elapsed().as_secs_f64());
+}
+
+/// Text shaped like what people paste: llama-bench tables and JSON, timing lines, and noise.
+fn paste() -> impl Strategy<Value = String> {
+    let cell = prop_oneof![
+        Just("tg128".to_string()),
+        Just("tg128 @ d4096".to_string()),
+        Just("pp512".to_string()),
+        Just("170.21 ± 0.30".to_string()),
+        Just("4.33 GiB".to_string()),
+        Just("8.03 B".to_string()),
+        Just("llama 8B Q4_0".to_string()),
+        Just("qwen3moe 30B.A3B Q4_K - Medium".to_string()),
+        "[ -~]{0,12}",
+    ];
+    let row = prop::collection::vec(cell, 0..9).prop_map(|c| format!("| {} |", c.join(" | ")));
+    let line = prop_oneof![
+        row,
+        Just("| model | size | params | backend | ngl | fa | test | t/s |".to_string()),
+        Just("| --- | ---: | ---: | --- | --: | -: | ---: | ---: |".to_string()),
+        "eval time = [0-9.]{0,8} ms / [0-9]{0,5} tokens".prop_map(|s| s),
+        "prompt eval time = [0-9.]{0,8} ms / [0-9]{0,5} tokens".prop_map(|s| s),
+        "eval rate: [0-9.e-]{0,8} tokens/s".prop_map(|s| s),
+        "prompt eval count: [0-9]{0,6} token\\(s\\)".prop_map(|s| s),
+        r#"\{"n_gen": [0-9]{1,4}, "n_prompt": 0, "n_depth": [0-9]{0,6}, "avg_ts": [0-9.]{1,7}, "model_size": [0-9]{1,11}, "model_n_params": [0-9]{1,11}, "model_type": "[a-z0-9 .]{0,12}"\}"#.prop_map(|s| s),
+        "  Device 0: [ -~]{0,30}".prop_map(|s| s),
+        ".{0,40}",
+    ];
+    prop::collection::vec(line, 0..12).prop_map(|l| l.join("\n"))
+}
+
+#[test]
+fn the_paste_parsers_take_any_text() {
+    let t = Instant::now();
+    let cat = catalog();
+    let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-8b");
+    runner()
+        .run(&paste(), |text| {
+            match tokbound::calibrate::calibrate(&text, &s, cat) {
+                Ok(c) => {
+                    prop_assert!(c.fit.efficiency.is_finite() && c.fit.efficiency > 0.0 && c.fit.efficiency <= 1.0);
+                    prop_assert!(tokbound::calibrate::parse_cal(&c.cal).is_ok(), "{}", c.cal);
+                }
+                Err(e) => prop_assert!(!e.is_empty() && e.chars().count() < 400, "{e}"),
+            }
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzz calibration pastes: {} pastes in {:.1} s", cases(), t.elapsed().as_secs_f64());
 }
 
 #[test]

@@ -30,6 +30,9 @@ fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
         ValueKind::Kind => prop::sample::select(Kind::ALL.to_vec()).prop_map(Value::Kind).boxed(),
         ValueKind::Choice(words) => prop::sample::select(words.to_vec()).prop_map(|w| Value::Text(w.into())).boxed(),
         ValueKind::Flag => any::<bool>().prop_map(Value::Flag).boxed(),
+        ValueKind::Calibration => (id(), 0.01f64..=1.0, 0.0f64..1000.0, 0.05f64..2.0)
+            .prop_map(|(m, e, l, b)| Value::Text(format!("{m}~{e}~{l}~{b}")))
+            .boxed(),
         ValueKind::List(words) => prop::sample::subsequence(words.to_vec(), 0..words.len())
             .prop_map(|l| Value::List(l.into_iter().map(str::to_string).collect()))
             .boxed(),

@@ -8,7 +8,7 @@
 //! ```
 //! Exit codes: 0 success, 2 bad input (one line per bad key on stderr).
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use tokbound::catalog::catalog;
@@ -19,7 +19,9 @@ use tokbound::{calibration, estimator};
 const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.md)
        tokbound list machines|models|quants
        tokbound accuracy
+       tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
        tokbound catalog
+       tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
        tokbound keys";
 
 fn main() -> ExitCode {
@@ -28,14 +30,31 @@ fn main() -> ExitCode {
         Some("estimate") => estimate(&args[1..]),
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
+        Some("fit") => fit(),
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
+        Some("calibrate") => calibrate(&args[1..]),
         Some("-h" | "--help" | "help") => {
             out(USAGE);
             ExitCode::SUCCESS
         }
         _ => {
             eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints the calibration fitted on the built-in measurements in data/calibration.csv's form
+/// (`make calibration` writes it there).
+fn fit() -> ExitCode {
+    match catalog().measured_points() {
+        Ok(points) => {
+            print!("{}", calibration::Calibration::fit(&points).to_csv());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("data/measured.csv: {e}");
             ExitCode::from(2)
         }
     }
@@ -67,6 +86,7 @@ fn estimate(args: &[String]) -> ExitCode {
     let mut json = serde_json::to_value(Report::of(&est)).unwrap_or_default();
     if let Some(obj) = json.as_object_mut() {
         obj.insert("scenario".into(), scenario.to_query().into());
+        obj.insert("backend".into(), scenario.backend(cat).id().into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
         let model = match &inputs.model {
             estimator::ModelSpec::Arch { name, .. } => name.clone(),
@@ -100,6 +120,71 @@ fn list(what: Option<&str>) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Fits a user's own measurements to their machine and prints the fit, its residuals and the
+/// `cal=` text (docs/cli.md).
+fn calibrate(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("calibrate: give the file with llama-bench output (and the machine: 'hw=rtx-4090')");
+        return ExitCode::from(2);
+    };
+    // At most one byte over the limit is read, from a file or (`-`) standard input.
+    let limit = tokbound::calibrate::MAX_PASTE as u64 + 1;
+    let read = |r: &mut dyn std::io::Read| {
+        let mut bytes = Vec::new();
+        r.take(limit).read_to_end(&mut bytes).map(|_| bytes)
+    };
+    let bytes = if path == "-" {
+        read(&mut std::io::stdin())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| read(&mut f))
+    };
+    let text = match bytes {
+        Ok(bytes) if bytes.len() as u64 >= limit => {
+            eprintln!("{path}: larger than 1 MB; give llama-bench's table or its -o json output");
+            return ExitCode::from(2);
+        }
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args[1..].join("&"));
+    if !issues.is_empty() || !unknown.names.is_empty() {
+        issues.iter().for_each(|i| eprintln!("{i}"));
+        unknown.lines().iter().for_each(|l| eprintln!("{l}"));
+        return ExitCode::from(2);
+    }
+    let cat = catalog();
+    let c = match tokbound::calibrate::calibrate(&text, &scenario, cat) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut with_cal = c.scenario.clone();
+    let _ = with_cal.set(tokbound::scenario::Key::Cal, &c.cal);
+    let json = serde_json::json!({
+        "machine": c.scenario.machine_key(),
+        "backend": c.scenario.backend(cat).id(),
+        "form": c.form,
+        "rows": c.residuals.len(),
+        "efficiency": c.fit.efficiency,
+        "per_layer_us": c.fit.per_layer_s * 1e6,
+        "band": c.fit.band,
+        "residuals": c.residuals.iter().map(|r| serde_json::json!({
+            "run": r.label,
+            "measured_tok_s": r.measured_tok_s,
+            "before_tok_s": r.before_tok_s,
+            "after_tok_s": r.after_tok_s,
+        })).collect::<Vec<_>>(),
+        "cal": c.cal,
+        "scenario": with_cal.to_query(),
+    });
+    print_json(&json)
 }
 
 /// The three catalogs as one JSON object (docs/catalog.md).
@@ -171,26 +256,64 @@ fn accuracy() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut errs: Vec<f64> = calibration::leave_one_machine_out(&points).into_iter().map(|e| e.1).collect();
-    errs.sort_by(f64::total_cmp);
+    let summary = |errs: &mut Vec<f64>| {
+        errs.sort_by(f64::total_cmp);
+        (
+            calibration::quantile(errs, 0.5),
+            calibration::quantile(errs, 0.9),
+            errs.last().copied().unwrap_or(0.0),
+        )
+    };
+    let lomo = calibration::leave_one_out(&points, |p| p.machine.clone());
+    let lobo = calibration::leave_one_out(&points, |p| p.backend.id().to_string());
+    let (m, p90, max) = summary(&mut lomo.iter().map(|e| e.1).collect());
     let above = points.iter().filter(|p| p.measured_tok_s > p.ceiling_tok_s).count();
-    outf(format_args!("rows: {}", points.len()));
+    let machines: std::collections::BTreeSet<&str> = points.iter().map(|p| p.machine.as_str()).collect();
     outf(format_args!(
-        "leave-one-machine-out |ln(expected/measured)|: median {:.3}, p90 {:.3}, max {:.3}",
-        calibration::quantile(&errs, 0.5),
-        calibration::quantile(&errs, 0.9),
-        errs.last().copied().unwrap_or(0.0)
+        "rows: {} decode-only measurements on {} machines",
+        points.len(),
+        machines.len()
+    ));
+    outf(format_args!(
+        "leave-one-machine-out |ln(expected/measured)|: median {m:.3}, p90 {p90:.3}, max {max:.3}"
+    ));
+    let (m, p90, max) = summary(&mut lobo.iter().map(|e| e.1).collect());
+    outf(format_args!(
+        "leave-one-backend-out |ln(expected/measured)|: median {m:.3}, p90 {p90:.3}, max {max:.3}"
     ));
     outf(format_args!("measured above ceiling: {above} of {}", points.len()));
-    for (class, c, band) in &tokbound::catalog::calibration().classes {
+    out("leave-one-machine-out by class and backend:");
+    let groups: std::collections::BTreeSet<(calibration::Class, calibration::Backend)> =
+        points.iter().map(|p| (p.class, p.backend)).collect();
+    for (class, backend) in groups {
+        let mut errs: Vec<f64> = lomo
+            .iter()
+            .filter(|(p, _)| p.class == class && p.backend == backend)
+            .map(|e| e.1)
+            .collect();
+        let n = errs.len();
+        let (m, p90, _) = summary(&mut errs);
         outf(format_args!(
-            "{:<14} overhead {:.2} ms, weight efficiency {:.2}, KV efficiency {:.2}, band ×{:.2}–×{:.2}",
+            "  {:<18} {:<7} {n:>4} rows: median {m:.3}, p90 {p90:.3}",
             class.label(),
-            c.overhead_s * 1e3,
-            1.0 / c.weight,
-            1.0 / c.kv.max(1e-9),
-            band.0,
-            band.1
+            backend.id()
+        ));
+    }
+    out("fitted (class, backend): overhead, per layer, per expert matmul, weight / KV (flash attention) / KV (without) streaming efficiency, band");
+    for ((class, backend), f) in &tokbound::catalog::calibration().groups {
+        outf(format_args!(
+            "  {:<18} {:<7} {:.2} ms, {:.1} µs, {:.2} µs, {:.2} / {:.2} / {:.2}, ×{:.2}–×{:.2} ({} rows)",
+            class.label(),
+            backend.id(),
+            f.c[0] * 1e3,
+            f.c[1] * 1e6,
+            f.c[2] * 1e6,
+            1.0 / f.c[3],
+            1.0 / f.c[4],
+            1.0 / f.c[5],
+            f.band.0,
+            f.band.1,
+            f.rows
         ));
     }
     ExitCode::SUCCESS

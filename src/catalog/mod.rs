@@ -3,13 +3,14 @@
 //! the binary and parsed once on first use; `tests/catalog.rs` validates every entry.
 
 pub mod csv;
+pub mod methods;
 
 use std::sync::OnceLock;
 
-use crate::calibration::{Calibration, Class, Point};
+use crate::calibration::{Backend, Calibration, Class, Fitted, Point, Vendor};
 use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
 pub use crate::estimator::Kind;
-use crate::estimator::{estimate, Inputs, MachineSpec, ModelSpec, Placement, TimeModel, WeightSpec, GB};
+use crate::estimator::{estimate, Inputs, MachineSpec, ModelSpec, Placement, TimeModel, WeightSpec};
 
 /// One machine: a memory system with a peak bandwidth.
 #[derive(Clone, Debug)]
@@ -41,7 +42,21 @@ impl Machine {
     /// HBM parts (buses of 1024 bits and more) stream weights less efficiently at batch 1 in the
     /// measured runtimes than GDDR cards of the same bandwidth; the calibration keeps them apart.
     pub fn is_hbm(&self) -> bool {
-        self.bus_bits.is_some_and(|b| b >= 1024.0)
+        self.kind == Kind::Gpu && self.bus_bits.is_some_and(|b| b >= 1024.0)
+    }
+
+    /// The backend people run on it by default.
+    pub fn default_backend(&self) -> Backend {
+        Backend::parse(&self.backend).unwrap_or(Backend::for_kind(self.kind))
+    }
+
+    /// The calibration's class: its kind, the vendor its native backend names, HBM or not.
+    pub fn class(&self) -> Class {
+        Class {
+            kind: self.kind,
+            vendor: Vendor::of_backend(self.default_backend()),
+            hbm: self.is_hbm(),
+        }
     }
 }
 
@@ -94,8 +109,28 @@ pub struct Measurement {
     pub context: f64,
     pub tg_tok_s: f64,
     pub pp_tok_s: Option<f64>,
+    /// The runtime backend it ran on (`cuda`, `rocm`, `vulkan`, `metal`, `sycl`, `cpu`, `mlx`).
     pub backend: String,
+    /// Flash attention on (`Some(true)`), off, or not stated.
+    pub fa: Option<bool>,
+    /// When it was run or posted (YYYY-MM or YYYY-MM-DD), and the build where given.
+    pub date: String,
+    pub build: String,
+    /// The page the figures were read from.
+    pub url: String,
+    /// How it was measured: `llama-bench`, `server` (llama-server or ollama timings), `mlx_lm`,
+    /// `wall` (tokens over a whole request's time, prompt included) or `localscore` (an average
+    /// over several prompt and output lengths).
+    pub method: String,
     pub source: String,
+}
+
+impl Measurement {
+    /// A decode-only figure (not a whole request's time, not an average over prompt lengths):
+    /// what the calibration is fitted on and judged by.
+    pub fn is_decode_only(&self) -> bool {
+        methods::DECODE_ONLY_METHODS.contains(&self.method.as_str())
+    }
 }
 
 /// All catalogs.
@@ -116,6 +151,8 @@ const MODELS: &str = include_str!("../../data/models.csv");
 const QUANTS: &str = include_str!("../../data/quants.csv");
 #[cfg(not(target_arch = "wasm32"))]
 const MEASURED: &str = include_str!("../../data/measured.csv");
+#[cfg(not(target_arch = "wasm32"))]
+const CALIBRATION: &str = include_str!("../../data/calibration.csv");
 #[cfg(target_arch = "wasm32")]
 const MACHINES: &str = include_str!(concat!(env!("OUT_DIR"), "/machines.csv"));
 #[cfg(target_arch = "wasm32")]
@@ -124,6 +161,8 @@ const MODELS: &str = include_str!(concat!(env!("OUT_DIR"), "/models.csv"));
 const QUANTS: &str = include_str!(concat!(env!("OUT_DIR"), "/quants.csv"));
 #[cfg(target_arch = "wasm32")]
 const MEASURED: &str = include_str!(concat!(env!("OUT_DIR"), "/measured.csv"));
+#[cfg(target_arch = "wasm32")]
+const CALIBRATION: &str = include_str!(concat!(env!("OUT_DIR"), "/calibration.csv"));
 
 /// The built-in catalogs, parsed on first use. The files are validated by the test suite, so a
 /// parse failure here is a build defect.
@@ -134,12 +173,77 @@ pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| Catalog::parse(MACHINES, MODELS, QUANTS, MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
 }
 
-/// The calibration fitted on the built-in measurements, computed once.
+/// The calibration fitted on the built-in measurements: data/calibration.csv, which
+/// `make calibration` writes from `Calibration::fit` and tests/calibration.rs checks is in step.
+/// Shipping the fit as data keeps the fitting code and 400-odd estimates out of the page's start.
 pub fn calibration() -> &'static Calibration {
     static CAL: OnceLock<Calibration> = OnceLock::new();
-    CAL.get_or_init(|| {
-        let points = catalog().measured_points().unwrap_or_else(|e| panic!("built-in measurements: {e}"));
-        Calibration::fit(&points)
+    CAL.get_or_init(|| parse_calibration(CALIBRATION).unwrap_or_else(|e| panic!("calibration.csv: {e}")))
+}
+
+/// One line of data/calibration.csv.
+struct CalibrationLine {
+    level: String,
+    kind: Option<Kind>,
+    class: Option<Class>,
+    backend: Option<Backend>,
+    fitted: Fitted,
+}
+
+fn parse_calibration_line(r: &csv::Record) -> Result<CalibrationLine, String> {
+    let bad = |name: &str| format!("line {}: {name} = \"{}\" is not known", r.line, r.text(name));
+    let kind = match r.text("kind") {
+        "" => None,
+        t => Some(Kind::parse(t).ok_or_else(|| bad("kind"))?),
+    };
+    let class = match (kind, r.text("vendor")) {
+        (Some(kind), v) if !v.is_empty() => Some(Class {
+            kind,
+            vendor: Vendor::parse(v).ok_or_else(|| bad("vendor"))?,
+            hbm: r.flag("hbm")?,
+        }),
+        _ => None,
+    };
+    let backend = match r.text("backend") {
+        "" => None,
+        t => Some(Backend::parse(t).ok_or_else(|| bad("backend"))?),
+    };
+    let mut c = [0.0; 6];
+    for (v, name) in c.iter_mut().zip(&crate::calibration::CSV_COLUMNS[6..12]) {
+        *v = r.f64(name)?;
+    }
+    Ok(CalibrationLine {
+        level: r.required("level")?.to_string(),
+        kind,
+        class,
+        backend,
+        fitted: Fitted {
+            c,
+            band: (r.f64("band_low")?, r.f64("band_high")?),
+            rows: r.count("rows")? as usize,
+        },
+    })
+}
+
+/// Reads data/calibration.csv (as [`Calibration::to_csv`] writes it).
+pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
+    let lines = csv::records(text, parse_calibration_line)?;
+    let mut global = None;
+    let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    for l in lines {
+        match (l.level.as_str(), l.kind, l.class, l.backend) {
+            ("global", None, None, None) => global = Some(l.fitted),
+            ("kind", Some(k), None, None) => kinds.push((k, l.fitted)),
+            ("class", Some(_), Some(c), None) => classes.push((c, l.fitted)),
+            ("group", Some(_), Some(c), Some(b)) => groups.push(((c, b), l.fitted)),
+            _ => return Err(format!("a {} line with the wrong columns filled", l.level)),
+        }
+    }
+    Ok(Calibration {
+        global: global.ok_or("no global line")?,
+        kinds,
+        classes,
+        groups,
     })
 }
 
@@ -176,16 +280,24 @@ impl Catalog {
             .ok_or_else(|| unknown("quant", id, self.quants.iter().filter(|q| q.weights).map(|q| q.id.as_str())))
     }
 
-    /// The measured rows as calibration points, with bytes from the estimator's own arithmetic.
-    pub fn measured_points(&self) -> Result<Vec<Point>, String> {
-        self.measurements.iter().map(|m| self.point(m)).collect()
+    /// The decode-only measured rows.
+    pub fn decode_measurements(&self) -> impl Iterator<Item = &Measurement> {
+        self.measurements.iter().filter(|m| m.is_decode_only())
     }
 
-    fn point(&self, m: &Measurement) -> Result<Point, String> {
+    /// The decode-only measured rows as calibration points, with bytes from the estimator's own
+    /// arithmetic.
+    pub fn measured_points(&self) -> Result<Vec<Point>, String> {
+        self.decode_measurements().map(|m| self.point(m)).collect()
+    }
+
+    /// One measured row as a calibration point.
+    pub fn point(&self, m: &Measurement) -> Result<Point, String> {
         let machine = self.machine(&m.hw)?;
         let model = self.model(&m.model)?;
         let quant = self.quant(&m.quant)?;
         let f16 = self.kv_type("f16")?;
+        let backend = Backend::parse(&m.backend).ok_or_else(|| format!("{}: backend \"{}\" is not known", m.hw, m.backend))?;
         let inputs = Inputs {
             machine: MachineSpec {
                 name: machine.name.clone(),
@@ -224,12 +336,17 @@ impl Catalog {
         let e = estimate(&inputs);
         Ok(Point {
             machine: m.hw.clone(),
-            class: Class::of(machine.kind, machine.is_hbm()),
+            class: machine.class(),
+            backend,
+            // Rows that do not say: MLX always fuses attention, and llama.cpp turns flash
+            // attention on by default from its August 2025 builds.
+            fa: m.fa.unwrap_or(backend == Backend::Mlx || m.date.as_str() >= "2025-08"),
             bandwidth_gbs: machine.bandwidth_gbs,
             weight_bytes: e.bytes_per_token.weights,
             kv_bytes: e.bytes_per_token.kv,
+            shape: inputs.pass_shape(),
             measured_tok_s: m.tg_tok_s,
-            ceiling_tok_s: machine.bandwidth_gbs * GB / e.bytes_per_token.total,
+            ceiling_tok_s: e.ceiling_tok_s,
         })
     }
 
@@ -376,6 +493,18 @@ fn parse_measurement(r: &csv::Record) -> Result<Measurement, String> {
         tg_tok_s: r.f64("tg_tok_s")?,
         pp_tok_s: r.opt_f64("pp_tok_s")?,
         backend: r.text("backend").to_string(),
-        source: r.required("source")?.to_string(),
+        fa: match r.text("fa") {
+            "" => None,
+            "1" => Some(true),
+            "0" => Some(false),
+            t => return Err(format!("line {}: fa = \"{t}\" is not 1, 0 or empty", r.line)),
+        },
+        date: r.text("date").to_string(),
+        build: r.text("build").to_string(),
+        url: r.text("url").to_string(),
+        method: r.text("method").to_string(),
+        // The page's copy leaves the long note out (build.rs); tests/calibration.rs checks that
+        // every row in data/ has one.
+        source: r.text("source").to_string(),
     })
 }

@@ -29,6 +29,7 @@ pub fn data(inp: &Inputs) -> Data {
                     draft_bytes: share(base.bytes_per_token.weights),
                     draft_stored_bytes: share(base.stored_weight_bytes),
                     draft_kv_bytes: Some(share(base.bytes_per_token.kv)),
+                    draft_shape: inp.pass_shape(),
                     k: 1,
                     accept: 0.0,
                 },

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::calibrate_panel::CalibratePanel;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
@@ -10,6 +11,7 @@ use super::how_it_works::HowItWorks;
 use super::import_panel::ImportPanel;
 use super::inputs_form::InputsForm;
 use super::notices::Notices;
+use super::provenance::Provenance;
 use super::quant_table::QuantTable;
 use super::share_panel::SharePanel;
 use crate::browser;
@@ -200,6 +202,9 @@ pub fn App() -> impl IntoView {
                         </p>
                     </Show>
                     <Headline estimate=current />
+                    // With the headline, not after it: arriving later it would push the form down
+                    // where the two stack.
+                    <Provenance />
                 </div>
             </div>
             <Show when=move || below.get()>
@@ -207,6 +212,7 @@ pub fn App() -> impl IntoView {
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
                 <ImportPanel />
+                <CalibratePanel />
                 <SharePanel />
                 <HowItWorks />
             </Show>

@@ -47,6 +47,7 @@ pub fn ComparisonTable(
                 r.get(i).map(|r| RowText {
                     key: r.id.clone(),
                     current: r.id == chosen,
+                    data: vec![("data-measured", r.measured.is_some().then_some("true"))],
                     cells: vec![
                         r.name.clone(),
                         r.kind.id().to_string(),

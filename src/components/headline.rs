@@ -25,7 +25,17 @@ pub fn Headline(
                 <span data-testid="expected">
                     {with(|e| format!("{} tok/s ({}–{})", fmt_tok_s(e.expected_tok_s), fmt_tok_s(e.expected_low_tok_s), fmt_tok_s(e.expected_high_tok_s)))}
                 </span>
-                <small>" calibrated on measured llama-bench runs"</small>
+                <small data-testid="expected-basis">
+                    {move || {
+                        let backend = super::scenario().with(|s| s.backend(crate::catalog::catalog()).id());
+                        let own = e().is_some_and(|e| e.notes.iter().any(|n| matches!(n, crate::estimator::Note::Calibrated { .. })));
+                        if own {
+                            format!(" on {backend}, fitted to your own runs")
+                        } else {
+                            format!(" on {backend}, calibrated on measured runs")
+                        }
+                    }}
+                </small>
             </p>
             <p class="division" data-testid="division">{with(views::division)}</p>
             <p class="fit" data-testid="fit" class:spills=move || e().is_some_and(|e| e.fits == Some(false))>{with(views::fit_text)}</p>
@@ -57,7 +67,7 @@ pub fn Headline(
                         }
                     })
             }}
-            <ul class="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::views::note_text(n)}</li> }).collect_view())}</ul>
+            <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::views::note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", fmt_bytes(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
     }

@@ -34,6 +34,8 @@ pub struct RowText {
     pub key: String,
     /// Highlighted as the scenario's own (`class="current"`).
     pub current: bool,
+    /// Data attributes: set to the value when `Some`, absent when `None` (`data-measured`).
+    pub data: Vec<(&'static str, Option<&'static str>)>,
     /// The row header's text, then each cell's.
     pub cells: Vec<String>,
 }
@@ -128,6 +130,15 @@ impl LiveRow {
         }
         if self.shown.current != now.current {
             let _ = self.tr.class_list().toggle_with_force("current", now.current);
+        }
+        for (name, value) in &now.data {
+            let before = self.shown.data.iter().find(|(n, _)| n == name).and_then(|(_, v)| *v);
+            if before != *value || self.stale {
+                let _ = match value {
+                    Some(v) => self.tr.set_attribute(name, v),
+                    None => self.tr.remove_attribute(name),
+                };
+            }
         }
         for (k, cell) in self.cells.iter().enumerate() {
             let text = now.cells.get(k).map_or("", String::as_str);

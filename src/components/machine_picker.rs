@@ -5,6 +5,8 @@ use leptos::prelude::*;
 use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
+use super::select_field::SelectField;
+use crate::calibration::Backend;
 use crate::catalog::{catalog, Kind};
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
 
@@ -75,6 +77,8 @@ pub fn MachinePicker() -> impl IntoView {
         }),
         current,
     );
+    let mut backends = vec![(String::new(), "the machine's default".to_string())];
+    backends.extend(Backend::ALL.into_iter().map(|b| (b.id().to_string(), b.id().to_string())));
     let kind_select = NodeRef::new();
     let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
     bind_options(
@@ -115,7 +119,7 @@ pub fn MachinePicker() -> impl IntoView {
                     cat.machines
                         .iter()
                         .find(|m| m.id == id)
-                        .map(|m| format!("{} GB/s, {} GiB (source: {})", crate::views::trim(m.bandwidth_gbs), crate::views::trim(m.memory_gib), m.source))
+                        .map(crate::views::machine_source)
                         .unwrap_or_default()
                 }}
             </p>
@@ -141,6 +145,7 @@ pub fn MachinePicker() -> impl IntoView {
                 </div>
             </Show>
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
+            <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
         </fieldset>
     }
 }

@@ -2,6 +2,7 @@
 //! `RwSignal<Scenario>` (provided by [`app::App`]) and call the plain-Rust modules.
 
 pub mod app;
+pub mod calibrate_panel;
 pub mod chart_canvas;
 pub mod charts_panel;
 pub mod comparison_table;
@@ -17,6 +18,7 @@ pub mod model_picker;
 pub mod notices;
 pub mod number_field;
 pub mod option_list;
+pub mod provenance;
 pub mod quant_table;
 pub mod select_field;
 pub mod share_panel;

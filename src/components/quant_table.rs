@@ -23,6 +23,7 @@ pub fn QuantTable(
                 r.get(i).map(|r| RowText {
                     key: r.id.clone(),
                     current: r.current,
+                    data: Vec::new(),
                     cells: vec![
                         r.name.clone(),
                         r.bpw.to_string(),

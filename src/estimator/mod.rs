@@ -107,7 +107,7 @@ pub enum Pool {
 }
 
 /// Something the estimate could not model or had to assume.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Note {
     /// Routed experts come from system RAM, the rest from VRAM.
     ExpertOffload,
@@ -133,16 +133,45 @@ pub enum Note {
     DraftKvNotModelled,
     /// An exact architecture was given: its own parameter counts stand, not `params`/`active`.
     ArchOverridesParams,
+    /// The expected figure uses the user's own calibration of this machine.
+    Calibrated { efficiency: f64, band: f64 },
+    /// A calibration for another machine was given and not used.
+    CalibrationForOtherMachine { fitted_for: String },
+}
+
+/// What a decode step costs beyond its bytes: the fixed work of one forward pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PassShape {
+    /// Layers the pass runs through (each a handful of kernel launches and syncs).
+    pub layers: f64,
+    /// Routed-expert matmuls: experts per token × MoE layers (routing and many small matmuls).
+    pub expert_matmuls: f64,
+}
+
+impl PassShape {
+    /// Layers a custom model without a layer count most likely has: about 12 × (billions of
+    /// parameters)^0.4 (Llama 3.2 1B has 16, 8B 32, 70B 80; this gives 12, 27, 66).
+    pub fn layers_from_params(params_b: f64) -> f64 {
+        (12.0 * params_b.max(0.01).powf(0.4)).round().max(1.0)
+    }
+
+    /// Experts a custom mixture of experts (active below total) most likely routes each token to
+    /// in each layer, when the count is not given: eight, as most current MoE models do.
+    pub const ASSUMED_EXPERTS_PER_TOKEN: f64 = 8.0;
 }
 
 /// One pool's cost per token, as the expected-speed model sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Coefficients {
-    /// Fixed seconds per token.
+    /// Fixed seconds per pass.
     pub overhead_s: f64,
+    /// Seconds per layer per pass (kernel launches and synchronisation).
+    pub per_layer_s: f64,
+    /// Seconds per routed-expert matmul.
+    pub per_expert_s: f64,
     /// Multiplier on weight bytes ÷ bandwidth (1 ÷ streaming efficiency).
     pub weight: f64,
-    /// Multiplier on KV bytes ÷ bandwidth.
+    /// Multiplier on KV bytes ÷ bandwidth (flash attention on).
     pub kv: f64,
 }
 
@@ -150,13 +179,21 @@ impl Coefficients {
     /// Peak bandwidth, no fixed cost: the expected figure equals the ceiling.
     pub const IDEAL: Coefficients = Coefficients {
         overhead_s: 0.0,
+        per_layer_s: 0.0,
+        per_expert_s: 0.0,
         weight: 1.0,
         kv: 1.0,
     };
 
-    /// Seconds for a token reading `w_over_bw` and `kv_over_bw` seconds' worth of bytes at peak.
-    pub fn seconds(&self, w_over_bw: f64, kv_over_bw: f64) -> f64 {
-        self.overhead_s + self.weight * w_over_bw + self.kv * kv_over_bw
+    /// The fixed seconds of one pass of `shape`.
+    pub fn fixed_seconds(&self, shape: &PassShape) -> f64 {
+        self.overhead_s + self.per_layer_s * shape.layers + self.per_expert_s * shape.expert_matmuls
+    }
+
+    /// Seconds for a pass of `shape` reading `w_over_bw` and `kv_over_bw` seconds' worth of bytes
+    /// at peak.
+    pub fn seconds(&self, shape: &PassShape, w_over_bw: f64, kv_over_bw: f64) -> f64 {
+        self.fixed_seconds(shape) + self.weight * w_over_bw + self.kv * kv_over_bw
     }
 }
 
@@ -182,8 +219,8 @@ impl Default for TimeModel {
 }
 
 impl TimeModel {
-    /// Expected seconds per token for reads spread over `pools` (the first is the machine's own).
-    pub fn step_seconds(&self, pools: &[PoolRead]) -> f64 {
+    /// Expected seconds for a pass of `shape` reading from `pools` (the first is the machine's own).
+    pub fn step_seconds(&self, shape: &PassShape, pools: &[PoolRead]) -> f64 {
         pools
             .iter()
             .enumerate()
@@ -193,7 +230,7 @@ impl TimeModel {
                 c.weight * p.weight_bytes / bw + c.kv * p.kv_bytes / bw
             })
             .sum::<f64>()
-            + self.own.overhead_s
+            + self.own.fixed_seconds(shape)
     }
 }
 
@@ -260,6 +297,8 @@ pub struct Speculation {
     pub draft_stored_bytes: f64,
     /// The draft's own KV cache at the context, read per drafted token; `None` when unknown.
     pub draft_kv_bytes: Option<f64>,
+    /// The draft's fixed work per pass.
+    pub draft_shape: PassShape,
     pub k: u32,
     pub accept: f64,
 }
@@ -444,6 +483,34 @@ impl Inputs {
                 ..
             } => 2.0 * *l as f64 * *h as f64 * *d as f64 * context.max(0.0) * self.kv_bits / 8.0,
             ModelSpec::Custom { .. } => 0.0,
+        }
+    }
+
+    /// The fixed work of one decode pass of this model: its layers and routed-expert matmuls,
+    /// from the architecture, or, for a custom model, from what its keys imply.
+    pub fn pass_shape(&self) -> PassShape {
+        match &self.model {
+            ModelSpec::Arch { arch, .. } => PassShape {
+                layers: f64::from(arch.layers),
+                expert_matmuls: arch.experts_touched(1.0) * arch.moe_layers(),
+            },
+            ModelSpec::Custom {
+                params_b,
+                active_b,
+                layers,
+                ..
+            } => {
+                let params = params_b.unwrap_or_else(|| match self.weights {
+                    WeightSpec::File { bytes } => bytes / 1e9 * 2.0,
+                    WeightSpec::Bits { .. } => 8.0,
+                });
+                let layers = layers.map_or_else(|| PassShape::layers_from_params(params), f64::from);
+                let moe = active_b.is_some_and(|a| a < params * 0.999);
+                PassShape {
+                    layers,
+                    expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
+                }
+            }
         }
     }
 
@@ -696,7 +763,8 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let ceiling = if t_ceiling > 0.0 { 1.0 / t_ceiling } else { 0.0 };
 
     let time = &inp.machine.time;
-    let t_expected = time.step_seconds(&pools);
+    let shape = inp.pass_shape();
+    let t_expected = time.step_seconds(&shape, &pools);
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(ceiling) } else { 0.0 };
     let (lo, hi) = time.band;
     let expected_low = expected * lo;
@@ -813,9 +881,18 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         }
         // The draft lives in the fast pool: its own fixed cost, weights and KV cache per token.
         let bw = inp.fast_bandwidth_gbs() * GB;
-        let t_draft = time.own.seconds(s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
+        let t_draft = time
+            .own
+            .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
+        // The target verifies k + 1 tokens in one pass: each routes to its own experts.
+        let verify_shape = PassShape {
+            expert_matmuls: inp
+                .arch()
+                .map_or(shape.expert_matmuls, |a| a.experts_touched(k + 1.0) * a.moe_layers()),
+            ..shape
+        };
         let t_verify = time
-            .step_seconds(&pool_reads(inp, &wb, &lay, k + 1.0, kv, kv_total))
+            .step_seconds(&verify_shape, &pool_reads(inp, &wb, &lay, k + 1.0, kv, kv_total))
             .max(compute_seconds(k + 1.0));
         let tok_s = tokens_per_step / (k * t_draft + t_verify);
         SpecResult {

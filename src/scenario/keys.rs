@@ -15,6 +15,8 @@ pub enum Key {
     Kind,
     Tflops,
     Usable,
+    Backend,
+    Cal,
     Model,
     Params,
     Active,
@@ -111,6 +113,8 @@ pub enum ValueKind {
     Flag,
     /// A comma-separated list of the words listed (unknown words are dropped).
     List(&'static [&'static str]),
+    /// A user's calibration (`rtx-4090~0.87~38.5~0.06`).
+    Calibration,
 }
 
 /// One key's definition.
@@ -233,6 +237,32 @@ pub const KEYS: &[KeySpec] = &[
         unit: "0.01–1",
         #[cfg(not(target_arch = "wasm32"))]
         default: "Apple 0.75, otherwise 1",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Backend,
+        name: "backend",
+        group: Group::Machine,
+        value: ValueKind::Choice(&["cuda", "rocm", "vulkan", "metal", "sycl", "cpu", "mlx"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the runtime backend: `cuda`, `rocm`, `vulkan`, `metal`, `sycl`, `cpu` or `mlx` (picks the calibration fitted for it)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the machine's (NVIDIA `cuda`, AMD `rocm`, Intel `sycl`, Apple `metal`, CPUs `cpu`); a custom machine's by kind (`gpu` `cuda`, `apple` `metal`, `soc` `vulkan`, `cpu` `cpu`)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Cal,
+        name: "cal",
+        group: Group::Machine,
+        value: ValueKind::Calibration,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "your own calibration of this machine, fitted from your llama-bench output: `machine~efficiency~µs per layer~band`, where machine is the `hw` id (or the custom machine's `bw`) it was fitted for (ignored, with a note, on any other), efficiency the share of peak bandwidth weights stream at, then the cost per layer per token and the band's half-width (`rtx-4090~0.871~38.5~0.06`)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the catalog calibration",
         link_default: None,
     },
     KeySpec {
@@ -1016,6 +1046,10 @@ impl ValueKind {
                 "0" | "false" => false,
                 _ => return Err(format!("\"{}\" is not 1 or 0", shorten(t))),
             }),
+            ValueKind::Calibration => {
+                crate::calibrate::parse_cal(t)?;
+                Value::Text(t.to_string())
+            }
             ValueKind::List(words) => Value::List(
                 t.split(',')
                     .map(str::trim)

@@ -6,10 +6,10 @@ pub mod keys;
 
 use std::collections::BTreeMap;
 
-use crate::calibration::Class;
+use crate::calibration::{Backend, Class, Vendor};
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
-use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, Placement, Speculation, WeightSpec};
+use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, PassShape, Placement, Speculation, WeightSpec};
 use crate::units;
 use keys::{shorten, Scope};
 pub use keys::{Key, Value, ValueKind, EMBED_VIEWS};
@@ -357,12 +357,12 @@ impl Scenario {
                 usable_fraction: 1.0,
                 hbm: false,
                 ram_gib: estimator::DEFAULT_RAM_GIB,
-                time: crate::catalog::calibration().time_model(Class::of(kind, false)),
+                time: self.time_model(kind),
             })
         } else {
             match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
                 Ok(m) => {
-                    let base = machine_spec(m);
+                    let base = machine_spec(m, self.backend_choice());
                     Some(MachineSpec {
                         bandwidth_gbs: self.number(Key::Bw).unwrap_or(base.bandwidth_gbs),
                         memory_gib: self.number(Key::Mem).or(base.memory_gib),
@@ -388,6 +388,19 @@ impl Scenario {
                 (Kind::Gpu, Some(r)) => m.ram_gib = r,
                 (_, Some(_)) => notes.push(Note::RamIgnored),
                 _ => {}
+            }
+            // The user's own calibration, for the machine it was fitted for.
+            if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibrate::parse_cal(c).ok()) {
+                if fitted_for == self.machine_key() {
+                    m.time.own = fit.apply(&m.time.own);
+                    m.time.band = ((1.0 - fit.band).max(0.05), 1.0 + fit.band);
+                    notes.push(Note::Calibrated {
+                        efficiency: fit.efficiency,
+                        band: fit.band,
+                    });
+                } else {
+                    notes.push(Note::CalibrationForOtherMachine { fitted_for });
+                }
             }
             m
         });
@@ -470,7 +483,7 @@ impl Scenario {
         let context = self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64;
         // (weights read per token, stored, KV cache at the context)
         let draft = match (self.text(Key::Draft), self.size(Key::DraftWeights)) {
-            (_, Some(w)) => Some((w.bytes(), w.bytes(), None)),
+            (_, Some(w)) => Some((w.bytes(), w.bytes(), None, PassShape::default())),
             (Some(d), None) => match cat.model(d) {
                 Ok(m) => {
                     let bits = match quant {
@@ -478,7 +491,16 @@ impl Scenario {
                         _ => cat.quant(DEFAULT_QUANT).map_or(4.85, |q| q.bpw),
                     };
                     let kv = kv_bits.map(|b| m.arch.kv_bytes(context, b));
-                    Some((m.arch.read_params_per_token() * bits / 8.0, m.arch.total_params() * bits / 8.0, kv))
+                    let shape = PassShape {
+                        layers: f64::from(m.arch.layers),
+                        expert_matmuls: m.arch.experts_touched(1.0) * m.arch.moe_layers(),
+                    };
+                    Some((
+                        m.arch.read_params_per_token() * bits / 8.0,
+                        m.arch.total_params() * bits / 8.0,
+                        kv,
+                        shape,
+                    ))
                 }
                 Err(e) => {
                     fail(Key::Draft, e);
@@ -487,10 +509,11 @@ impl Scenario {
             },
             (None, None) => None,
         };
-        let speculation = draft.map(|(draft_bytes, draft_stored_bytes, draft_kv_bytes)| Speculation {
+        let speculation = draft.map(|(draft_bytes, draft_stored_bytes, draft_kv_bytes, draft_shape)| Speculation {
             draft_bytes,
             draft_stored_bytes,
             draft_kv_bytes,
+            draft_shape,
             k: self.whole(Key::K).unwrap_or(DEFAULT_K),
             accept: self.number(Key::Accept).unwrap_or(DEFAULT_ACCEPT),
         });
@@ -522,6 +545,47 @@ impl Scenario {
             prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
             notes,
         })
+    }
+
+    /// What a calibration is fitted for: the catalog machine's id, or a custom machine's bandwidth.
+    pub fn machine_key(&self) -> String {
+        if self.is_custom_machine() {
+            self.value_text(Key::Bw).unwrap_or_default()
+        } else {
+            self.text(Key::Hw).unwrap_or(DEFAULT_HW).to_string()
+        }
+    }
+
+    /// The backend the `backend` key names, if given.
+    pub fn backend_choice(&self) -> Option<Backend> {
+        self.text(Key::Backend).and_then(Backend::parse)
+    }
+
+    /// The backend the scenario runs on: the `backend` key, else the catalog machine's default,
+    /// else the custom machine's kind's.
+    pub fn backend(&self, cat: &Catalog) -> Backend {
+        self.backend_choice().unwrap_or_else(|| {
+            match cat
+                .machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW))
+                .ok()
+                .filter(|_| !self.is_custom_machine())
+            {
+                Some(m) => m.default_backend(),
+                None => Backend::for_kind(self.kind().unwrap_or(Kind::Gpu)),
+            }
+        })
+    }
+
+    /// A custom machine's time model: the calibration's fit for its kind, the vendor its backend
+    /// names, and that backend.
+    fn time_model(&self, kind: Kind) -> estimator::TimeModel {
+        let backend = self.backend_choice().unwrap_or(Backend::for_kind(kind));
+        let class = Class {
+            kind,
+            vendor: Vendor::of_backend(backend),
+            hbm: false,
+        };
+        crate::catalog::calibration().time_model(class, backend)
     }
 
     /// The exact architecture the custom-architecture keys describe; every missing or
@@ -648,8 +712,9 @@ impl Presentation {
     }
 }
 
-/// A catalog machine as the estimator sees it, without the scenario's overrides.
-pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
+/// A catalog machine as the estimator sees it, without the scenario's overrides, on `backend`
+/// (its default when `None`).
+pub fn machine_spec(m: &crate::catalog::Machine, backend: Option<Backend>) -> MachineSpec {
     MachineSpec {
         name: m.name.clone(),
         kind: m.kind,
@@ -663,7 +728,7 @@ pub fn machine_spec(m: &crate::catalog::Machine) -> MachineSpec {
         },
         hbm: m.is_hbm(),
         ram_gib: estimator::DEFAULT_RAM_GIB,
-        time: crate::catalog::calibration().time_model(Class::of(m.kind, m.is_hbm())),
+        time: crate::catalog::calibration().time_model(m.class(), backend.unwrap_or_else(|| m.default_backend())),
     }
 }
 

@@ -1,18 +1,16 @@
 // What a new user hits at once: compute limits, placement that adds up, the new keys in the form.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openPage, ceiling } from './harness.mjs';
+import { serve, launch, load, ceiling } from './harness.mjs';
 
 let server; let browser;
 before(async () => { server = await serve('/'); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 async function open(query) {
-  const { page, errors } = await openPage(browser);
-  await page.goto(server.base + query);
-  await ceiling(page);
-  await page.getByTestId('input-ctx').waitFor();
-  return { page, errors };
+  const p = await load(browser, server.base + query);
+  await p.page.getByTestId('input-ctx').waitFor();
+  return p;
 }
 
 test('a Mac has a time to first token, and a batch is bounded by compute', async () => {

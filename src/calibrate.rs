@@ -1,0 +1,772 @@
+//! Calibrating the expected figure to the user's own machine from what their runtime printed.
+//!
+//! Accepted pastes (anything else is an error that says what was expected):
+//! - llama-bench's markdown table (`| model | size | params | backend | … | test | t/s |`), with the
+//!   device lines it prints before it;
+//! - llama-bench `-o json` (an array of runs) or `-o jsonl` (one run a line);
+//! - llama-server's timing lines (`eval time = 1234.56 ms / 128 tokens (…)`), or llama-cli's;
+//! - `ollama run --verbose` statistics (`eval rate: 103.52 tokens/s`).
+//!
+//! Only generation figures are fitted (`tg` tests, eval rates); prompt-processing rows are read
+//! and left out. A llama-bench row names its model by type, size and parameter count; it is
+//! matched to the catalog model of that parameter count and family where one is close (its
+//! architecture then gives the bytes read per token, the layers and the KV cache at the test's
+//! depth), else its bytes are the file's (times active ÷ total for an `30B.A3B` type) and its
+//! layers follow from its size. Timing lines and ollama statistics say nothing of the model: the
+//! scenario's model and format stand for it.
+//!
+//! The fit, per [`UserFit`]: this machine's weight-streaming efficiency e, and, when two or more
+//! rows differ in bytes or depth, its cost per layer per pass l, in
+//! `t = l·layers + e_moe·expert_matmuls + W ÷ (BW·e) + k·K ÷ BW`, with the expert and KV terms
+//! kept from the machine's class fit. One row fits e alone, l kept from the class. Its band is
+//! the spread of its residuals, at least ±5%. Pastes over [`MAX_PASTE`] bytes are refused.
+
+use serde_json::Value;
+
+use crate::estimator::{Coefficients, PassShape, GB};
+
+/// The largest paste read, in bytes.
+pub const MAX_PASTE: usize = 1 << 20;
+/// The most rows read from one paste.
+const MAX_ROWS: usize = 2000;
+/// The least band a user's fit is given: ±5%.
+pub const MIN_BAND: f64 = 0.05;
+/// The widest: ±200% (figures further from any fit are not a calibration).
+pub const MAX_BAND: f64 = 2.0;
+/// How far above the ceiling a figure may be before it is refused (the published sizes and
+/// bandwidths behind a ceiling are a few percent from what a run reads).
+const ABOVE_CEILING: f64 = 1.1;
+
+/// One measured figure from a paste.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PastedRun {
+    /// What the paste calls the model (`llama 8B Q4_0`), if it says.
+    pub model: Option<String>,
+    /// Model file size in bytes, if given.
+    pub size_bytes: Option<f64>,
+    /// Parameters, if given.
+    pub params: Option<f64>,
+    /// Backend as printed (`CUDA`, `Metal,BLAS`), if given.
+    pub backend: Option<String>,
+    /// Tokens generated (`None` for a prompt-processing figure).
+    pub generated: Option<f64>,
+    /// Tokens already in the cache when the test started.
+    pub depth: f64,
+    pub tok_s: f64,
+    /// Flash attention, where printed.
+    pub fa: Option<bool>,
+}
+
+impl PastedRun {
+    /// The mean KV length during generation: depth + generated ÷ 2.
+    pub fn context(&self) -> f64 {
+        self.depth + self.generated.unwrap_or(0.0) / 2.0
+    }
+
+    /// A short description for residual tables (`llama 8B Q4_0 tg128 @ d4096`).
+    pub fn label(&self) -> String {
+        let test = match self.generated {
+            Some(n) => format!("tg{n}"),
+            None => "pp".into(),
+        };
+        let depth = if self.depth > 0.0 {
+            format!(" @ d{}", self.depth)
+        } else {
+            String::new()
+        };
+        format!("{}{test}{depth}", self.model.as_ref().map(|m| format!("{m} ")).unwrap_or_default())
+    }
+}
+
+/// What a paste held.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paste {
+    pub runs: Vec<PastedRun>,
+    /// The device the runtime named (`NVIDIA GeForce RTX 4090`, `Apple M2 Ultra`), if it did.
+    pub device: Option<String>,
+    /// Which of the accepted forms it was.
+    pub form: &'static str,
+}
+
+/// Reads a paste; the error says what was expected.
+pub fn parse(text: &str) -> Result<Paste, String> {
+    if text.len() > MAX_PASTE {
+        return Err(format!(
+            "the paste is {:.1} MB; at most 1 MB is read (paste llama-bench's table or its -o json output)",
+            text.len() as f64 / 1e6
+        ));
+    }
+    let device = device_line(text);
+    let trimmed = text.trim_start();
+    let (runs, form) = if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        (json_runs(trimmed)?, "llama-bench JSON")
+    } else if text.lines().any(|l| l.trim_start().starts_with('|') && l.contains("t/s")) {
+        (markdown_runs(text)?, "llama-bench table")
+    } else if text.contains("eval time") {
+        (timing_runs(text), "llama-server timings")
+    } else if text.contains("eval rate") {
+        (ollama_runs(text), "ollama --verbose statistics")
+    } else {
+        return Err(
+            "not llama-bench output (its table, or -o json / -o jsonl), llama-server timing lines or ollama --verbose statistics".into(),
+        );
+    };
+    if runs.is_empty() {
+        return Err(format!("the {form} held no generation figure to fit"));
+    }
+    Ok(Paste { runs, device, form })
+}
+
+/// `Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9` (CUDA, ROCm, Vulkan, SYCL) or
+/// Metal's `picking default device: Apple M2 Ultra`; llama-bench JSON's `gpu_info`.
+fn device_line(text: &str) -> Option<String> {
+    for line in text.lines().take(MAX_ROWS) {
+        let l = line.trim();
+        if let Some(rest) = l.split("Device 0:").nth(1) {
+            return rest.split(',').next().map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+        }
+        if let Some(rest) = l.split("picking default device:").nth(1) {
+            return Some(rest.trim().to_string()).filter(|s| !s.is_empty());
+        }
+    }
+    None
+}
+
+/// The first number in `s` (`"170.21 ± 0.30"` → 170.21).
+fn first_number(s: &str) -> Option<f64> {
+    let start = s.find(|c: char| c.is_ascii_digit())?;
+    let rest = &s[start..];
+    let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+    crate::decimal::parse(&rest[..end]).filter(|v| v.is_finite())
+}
+
+/// `4.33 GiB`, `512.00 MiB`, `7.16 GB` in bytes.
+fn size_text(s: &str) -> Option<f64> {
+    let v = first_number(s)?;
+    let unit = if s.contains("GiB") {
+        1024f64.powi(3)
+    } else if s.contains("MiB") {
+        1024f64.powi(2)
+    } else if s.contains("TiB") {
+        1024f64.powi(4)
+    } else if s.contains("GB") {
+        1e9
+    } else if s.contains("MB") {
+        1e6
+    } else {
+        1.0
+    };
+    Some(v * unit)
+}
+
+/// `8.03 B`, `30.53 B`, `494.03 M` as a parameter count.
+fn params_text(s: &str) -> Option<f64> {
+    let v = first_number(s)?;
+    let t = s.trim_end();
+    Some(if t.ends_with('M') {
+        v * 1e6
+    } else if t.ends_with('T') {
+        v * 1e12
+    } else {
+        v * 1e9
+    })
+}
+
+/// `tg128`, `pp512`, `tg128 @ d4096`, `pp512+tg128`: (generated tokens, depth).
+fn test_text(s: &str) -> Option<(Option<f64>, f64)> {
+    let s = s.trim();
+    let (test, depth) = match s.split_once('@') {
+        Some((t, d)) => (t.trim(), first_number(d).unwrap_or(0.0)),
+        None => (s, 0.0),
+    };
+    if test.contains('+') {
+        return None;
+    }
+    if let Some(n) = test.strip_prefix("tg") {
+        return Some((Some(first_number(n)?), depth));
+    }
+    test.strip_prefix("pp").map(|_| (None, depth))
+}
+
+fn markdown_runs(text: &str) -> Result<Vec<PastedRun>, String> {
+    let mut header: Option<Vec<String>> = None;
+    let mut runs = Vec::new();
+    for line in text.lines().take(MAX_ROWS * 2) {
+        let l = line.trim();
+        if !l.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+        if cells.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' '))) {
+            continue;
+        }
+        if cells.contains(&"t/s") && cells.contains(&"test") {
+            header = Some(cells.iter().map(|c| c.to_string()).collect());
+            continue;
+        }
+        let Some(h) = &header else { continue };
+        let col = |name: &str| h.iter().position(|c| c == name).and_then(|i| cells.get(i).copied());
+        let Some((generated, depth)) = col("test").and_then(test_text) else {
+            continue;
+        };
+        let Some(tok_s) = col("t/s").and_then(first_number).filter(|v| *v > 0.0) else {
+            continue;
+        };
+        runs.push(PastedRun {
+            model: col("model").map(str::to_string).filter(|m| !m.is_empty()),
+            size_bytes: col("size").and_then(size_text),
+            params: col("params").and_then(params_text),
+            backend: col("backend").map(str::to_string),
+            generated,
+            depth,
+            tok_s,
+            fa: col("fa").and_then(|f| match f {
+                "1" | "on" | "true" => Some(true),
+                "0" | "off" | "false" => Some(false),
+                _ => None,
+            }),
+        });
+    }
+    if header.is_none() {
+        return Err("no llama-bench table header (| model | size | params | … | test | t/s |)".into());
+    }
+    Ok(runs.into_iter().filter(|r| r.generated.is_some()).take(MAX_ROWS).collect())
+}
+
+fn json_runs(text: &str) -> Result<Vec<PastedRun>, String> {
+    let values: Vec<Value> = if text.starts_with('[') {
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Array(items)) => items,
+            Ok(_) => return Err("llama-bench -o json is an array of runs".into()),
+            Err(e) => return Err(format!("not valid JSON: {e}")),
+        }
+    } else {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(MAX_ROWS)
+            .enumerate()
+            .map(|(i, l)| serde_json::from_str::<Value>(l).map_err(|e| format!("line {}: not valid JSON: {e}", i + 1)))
+            .collect::<Result<_, _>>()?
+    };
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64);
+    let runs = values
+        .iter()
+        .take(MAX_ROWS)
+        .filter_map(|v| {
+            let generated = num(v, "n_gen").filter(|n| *n > 0.0)?;
+            if num(v, "n_prompt").is_some_and(|p| p > 0.0) {
+                // A combined prompt + generation test: not a generation figure.
+                return None;
+            }
+            Some(PastedRun {
+                model: v.get("model_type").and_then(Value::as_str).map(str::to_string),
+                size_bytes: num(v, "model_size"),
+                params: num(v, "model_n_params"),
+                backend: v.get("backends").and_then(Value::as_str).map(str::to_string),
+                generated: Some(generated),
+                depth: num(v, "n_depth").unwrap_or(0.0),
+                tok_s: num(v, "avg_ts").filter(|t| *t > 0.0 && t.is_finite())?,
+                fa: v.get("flash_attn").and_then(|f| f.as_bool().or_else(|| f.as_i64().map(|n| n != 0))),
+            })
+        })
+        .collect();
+    Ok(runs)
+}
+
+/// llama-server and llama-cli: `prompt eval time = 245.20 ms / 512 tokens (…)` then
+/// `eval time = 1234.56 ms / 128 tokens (…)`.
+fn timing_runs(text: &str) -> Vec<PastedRun> {
+    let mut runs = Vec::new();
+    let mut prompt = 0.0;
+    for line in text.lines().take(MAX_ROWS * 2) {
+        let Some((before, after)) = line.split_once("eval time") else {
+            continue;
+        };
+        let Some((ms, tokens)) = after.split_once('/') else { continue };
+        let (Some(ms), Some(tokens)) = (first_number(ms), first_number(tokens)) else {
+            continue;
+        };
+        if before.trim_end().ends_with("prompt") {
+            prompt = tokens;
+        } else if ms > 0.0 && tokens > 0.0 {
+            runs.push(PastedRun {
+                model: None,
+                size_bytes: None,
+                params: None,
+                backend: None,
+                generated: Some(tokens),
+                depth: prompt,
+                tok_s: tokens / (ms / 1000.0),
+                fa: None,
+            });
+            prompt = 0.0;
+        }
+    }
+    runs
+}
+
+/// `ollama run --verbose`: `prompt eval count: 26 token(s)` … `eval count: 128 token(s)` …
+/// `eval rate: 103.52 tokens/s`.
+fn ollama_runs(text: &str) -> Vec<PastedRun> {
+    let mut runs = Vec::new();
+    let (mut prompt, mut count) = (0.0, None);
+    for line in text.lines().take(MAX_ROWS * 4) {
+        let l = line.trim();
+        if let Some(rest) = l.strip_prefix("prompt eval count:") {
+            prompt = first_number(rest).unwrap_or(0.0);
+        } else if let Some(rest) = l.strip_prefix("eval count:") {
+            count = first_number(rest);
+        } else if let Some(rest) = l.strip_prefix("eval rate:") {
+            if let Some(rate) = first_number(rest).filter(|r| *r > 0.0) {
+                runs.push(PastedRun {
+                    model: None,
+                    size_bytes: None,
+                    params: None,
+                    backend: None,
+                    generated: Some(count.unwrap_or(128.0)),
+                    depth: prompt,
+                    tok_s: rate,
+                    fa: None,
+                });
+            }
+            (prompt, count) = (0.0, None);
+        }
+    }
+    runs
+}
+
+/// One run as the fit sees it: bytes read per token and the pass's fixed work.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitRow {
+    pub label: String,
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    pub shape: PassShape,
+    pub measured_tok_s: f64,
+}
+
+/// A machine's own calibration: what `cal=` carries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UserFit {
+    /// Weight-streaming efficiency (the share of peak bandwidth weights stream at).
+    pub efficiency: f64,
+    /// Seconds per layer per pass.
+    pub per_layer_s: f64,
+    /// Half-width of the band, as a share (0.05 = ±5%).
+    pub band: f64,
+}
+
+impl UserFit {
+    /// The class's coefficients with this machine's efficiency and per-layer cost.
+    pub fn apply(&self, class: &Coefficients) -> Coefficients {
+        Coefficients {
+            overhead_s: 0.0,
+            per_layer_s: self.per_layer_s,
+            weight: 1.0 / self.efficiency,
+            ..*class
+        }
+    }
+}
+
+/// One row's figures before and after a fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Residual {
+    pub label: String,
+    pub measured_tok_s: f64,
+    pub before_tok_s: f64,
+    pub after_tok_s: f64,
+}
+
+/// Fits a machine of `bandwidth_gbs` on `rows`, starting from its class's coefficients.
+pub fn fit(rows: &[FitRow], bandwidth_gbs: f64, class: &Coefficients) -> Result<(UserFit, Vec<Residual>), String> {
+    if rows.is_empty() {
+        return Err("no generation figure to fit".into());
+    }
+    let bw = bandwidth_gbs * GB;
+    // A figure well above the ceiling is no calibration: the machine or the model is not the one
+    // that ran.
+    for r in rows {
+        let ceiling = bw / (r.weight_bytes + r.kv_bytes);
+        if r.measured_tok_s > ABOVE_CEILING * ceiling {
+            return Err(format!(
+                "{}: {} tok/s is above this machine's ceiling of {} tok/s for that model; is the machine right (and, for timing lines, the model and format)?",
+                r.label,
+                crate::units::fmt_tok_s(r.measured_tok_s),
+                crate::units::fmt_tok_s(ceiling)
+            ));
+        }
+    }
+    let predict = |c: &Coefficients, r: &FitRow| 1.0 / c.seconds(&r.shape, r.weight_bytes / bw, r.kv_bytes / bw);
+    // t − (expert and KV terms) = l·layers + W/BW · (1/e): least squares weighted by 1/t.
+    let target = |r: &FitRow| 1.0 / r.measured_tok_s - class.per_expert_s * r.shape.expert_matmuls - class.kv * r.kv_bytes / bw;
+    let distinct = rows.iter().any(|r| {
+        (r.weight_bytes / rows[0].weight_bytes - 1.0).abs() > 0.05 || (r.kv_bytes - rows[0].kv_bytes).abs() > 0.05 * r.weight_bytes
+    });
+    let (per_layer, inv_e) = if distinct {
+        let (mut a11, mut a12, mut a22, mut b1, mut b2) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for r in rows {
+            let w = r.measured_tok_s * r.measured_tok_s;
+            let (x1, x2, y) = (r.shape.layers, r.weight_bytes / bw, target(r));
+            a11 += w * x1 * x1;
+            a12 += w * x1 * x2;
+            a22 += w * x2 * x2;
+            b1 += w * x1 * y;
+            b2 += w * x2 * y;
+        }
+        let det = a11 * a22 - a12 * a12;
+        let (l, ie) = if det.abs() > 1e-30 {
+            ((b1 * a22 - b2 * a12) / det, (a11 * b2 - a12 * b1) / det)
+        } else {
+            (class.per_layer_s, class.weight)
+        };
+        if l >= 0.0 && ie >= 1.0 {
+            (l, ie)
+        } else {
+            (class.per_layer_s, one_coefficient(rows, bw, class, &target))
+        }
+    } else {
+        (class.per_layer_s, one_coefficient(rows, bw, class, &target))
+    };
+    if !(per_layer.is_finite() && inv_e.is_finite()) || inv_e > 100.0 {
+        return Err("the figures are far below what this machine's bandwidth allows (under 1% of it): is the machine right?".into());
+    }
+    let mut fit = UserFit {
+        efficiency: 1.0 / inv_e,
+        per_layer_s: per_layer,
+        band: MIN_BAND,
+    };
+    let after = fit.apply(class);
+    let residuals: Vec<Residual> = rows
+        .iter()
+        .map(|r| Residual {
+            label: r.label.clone(),
+            measured_tok_s: r.measured_tok_s,
+            before_tok_s: predict(class, r),
+            after_tok_s: predict(&after, r),
+        })
+        .collect();
+    let spread = residuals
+        .iter()
+        .map(|r| (r.measured_tok_s / r.after_tok_s).ln().abs())
+        .fold(0.0f64, f64::max);
+    fit.band = (spread.exp() - 1.0).clamp(MIN_BAND, MAX_BAND);
+    Ok((fit, residuals))
+}
+
+/// The streaming multiplier alone (at least 1), the per-layer cost kept from the class.
+fn one_coefficient(rows: &[FitRow], bw: f64, class: &Coefficients, target: &dyn Fn(&FitRow) -> f64) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for r in rows {
+        let w = r.measured_tok_s * r.measured_tok_s;
+        let x = r.weight_bytes / bw;
+        num += w * x * (target(r) - class.per_layer_s * r.shape.layers);
+        den += w * x * x;
+    }
+    if den > 0.0 {
+        (num / den).max(1.0)
+    } else {
+        class.weight
+    }
+}
+
+/// The `cal=` text: what it was fitted for (a catalog machine id, or a bandwidth in GB/s),
+/// efficiency, cost per layer in µs and the band's half-width, joined by `~`:
+/// `rtx-4090~0.871~38.5~0.06`.
+pub fn cal_text(machine: &str, f: &UserFit) -> String {
+    format!(
+        "{machine}~{}~{}~{}",
+        round(f.efficiency, 1000.0),
+        round(f.per_layer_s * 1e6, 10.0),
+        round(f.band, 1000.0)
+    )
+}
+
+fn round(v: f64, scale: f64) -> f64 {
+    (v * scale).round() / scale
+}
+
+/// Reads a `cal=` text: (machine, fit).
+pub fn parse_cal(text: &str) -> Result<(String, UserFit), String> {
+    let parts: Vec<&str> = text.trim().split('~').collect();
+    let [machine, e, l, b] = parts.as_slice() else {
+        return Err("is not machine~efficiency~µs per layer~band (e.g. rtx-4090~0.87~38.5~0.06)".into());
+    };
+    let num = |s: &str, what: &str, lo: f64, hi: f64| {
+        crate::decimal::parse(s.trim())
+            .filter(|v| v.is_finite() && (lo..=hi).contains(v))
+            .ok_or_else(|| format!("has {what} \"{s}\", not within {lo}–{hi}"))
+    };
+    if machine.is_empty() || machine.len() > 64 {
+        return Err("names no machine".into());
+    }
+    Ok((
+        machine.to_string(),
+        UserFit {
+            efficiency: num(e, "an efficiency", 0.01, 1.0)?,
+            per_layer_s: num(l, "a cost per layer", 0.0, 100_000.0)? * 1e-6,
+            band: num(b, "a band", MIN_BAND, MAX_BAND)?,
+        },
+    ))
+}
+
+/// The catalog machine a runtime's device line names, or an error saying what is missing.
+pub fn machine_for_device<'a>(device: &str, cat: &'a crate::catalog::Catalog) -> Result<&'a crate::catalog::Machine, String> {
+    let norm = |s: &str| {
+        s.to_ascii_lowercase()
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == ' ')
+            .collect::<String>()
+    };
+    let want = norm(device);
+    let words: Vec<&str> = want.split_whitespace().collect();
+    let found: Vec<&crate::catalog::Machine> = cat
+        .machines
+        .iter()
+        .filter(|m| {
+            // The name without its parenthesised memory: "NVIDIA GeForce RTX 4090 (24 GB)".
+            let name = norm(m.name.split('(').next().unwrap_or(&m.name));
+            let have: Vec<&str> = name.split_whitespace().collect();
+            !words.is_empty() && have == words
+        })
+        .collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!(
+            "the device line names \"{}\", which is no catalog machine: give the machine (hw=… or bw=…)",
+            crate::scenario::keys::shorten(device)
+        )),
+        many => Err(format!(
+            "the device line names \"{}\", which is one of {}: give the machine (hw=…)",
+            crate::scenario::keys::shorten(device),
+            many.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// The catalog model a llama-bench row names: its parameter count within 3%, and its type's
+/// first word (`llama`, `qwen3moe`, `gemma3`) the start of the model's family or id.
+fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> Option<&'a crate::catalog::Model> {
+    let params = run.params? / 1e9;
+    let alnum = |s: &str| {
+        s.to_ascii_lowercase()
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+    };
+    let word = alnum(run.model.as_deref()?.split_whitespace().next()?);
+    let word = word.trim_end_matches("moe");
+    cat.models
+        .iter()
+        .filter(|m| (m.params_b / params - 1.0).abs() <= 0.03 || (m.arch.total_params() / 1e9 / params - 1.0).abs() <= 0.03)
+        .filter(|m| alnum(&m.family).starts_with(word) || alnum(&m.id).starts_with(word))
+        .min_by(|a, b| ((a.arch.total_params() / 1e9 - params).abs()).total_cmp(&(b.arch.total_params() / 1e9 - params).abs()))
+}
+
+/// A llama-bench type's active share (`qwen3moe 30B.A3B Q4_K - Medium` → 3 ÷ 30).
+fn active_share(model: &str) -> Option<f64> {
+    let (total, active) = model.split_whitespace().find_map(|w| w.split_once(".A"))?;
+    let (t, a) = (first_number(total)?, first_number(active)?);
+    (t > 0.0 && a > 0.0 && a <= t).then_some(a / t)
+}
+
+/// The fit's rows: each generation run's bytes and pass shape, from the catalog model it names,
+/// else from its file, else (timing lines, ollama) from the scenario's model.
+pub fn rows_for(paste: &Paste, cat: &crate::catalog::Catalog, scenario: &crate::estimator::Inputs) -> Vec<FitRow> {
+    paste
+        .runs
+        .iter()
+        .filter(|r| r.generated.is_some())
+        .map(|run| {
+            let context = run.context();
+            let (weight_bytes, kv_bytes, shape) = match (model_for_run(run, cat), run.size_bytes) {
+                (Some(m), Some(size)) => {
+                    let a = &m.arch;
+                    let kv = a.kv_bytes(context, 16.0);
+                    let shape = PassShape {
+                        layers: f64::from(a.layers),
+                        expert_matmuls: a.experts_touched(1.0) * a.moe_layers(),
+                    };
+                    (size * a.read_params_per_token() / a.total_params(), kv, shape)
+                }
+                (None, Some(size)) => {
+                    let share = run.model.as_deref().and_then(active_share).unwrap_or(1.0);
+                    let params_b = run.params.map_or(size * 2.0 / 1e9, |p| p / 1e9);
+                    let layers = PassShape::layers_from_params(params_b);
+                    let moe = share < 1.0;
+                    let shape = PassShape {
+                        layers,
+                        expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
+                    };
+                    (size * share, 0.0, shape)
+                }
+                _ => (
+                    crate::estimator::estimate(scenario).bytes_per_token.weights,
+                    scenario.kv_bytes(context),
+                    scenario.pass_shape(),
+                ),
+            };
+            FitRow {
+                label: run.label(),
+                weight_bytes,
+                kv_bytes,
+                shape,
+                measured_tok_s: run.tok_s,
+            }
+        })
+        .collect()
+}
+
+/// A paste fitted to a machine: what the page and `tokbound calibrate` show.
+#[derive(Clone, Debug)]
+pub struct Calibrated {
+    /// The scenario the fit was made for (the device line's machine set where none was named).
+    pub scenario: crate::scenario::Scenario,
+    pub form: &'static str,
+    pub fit: UserFit,
+    pub residuals: Vec<Residual>,
+    /// The `cal=` text.
+    pub cal: String,
+}
+
+/// Reads `text` and fits it to the scenario's machine, or, where the scenario names none, to the
+/// catalog machine the paste's device line names.
+pub fn calibrate(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::catalog::Catalog) -> Result<Calibrated, String> {
+    use crate::scenario::Key;
+    let paste = parse(text)?;
+    let mut s = scenario.clone();
+    s.clear(Key::Cal);
+    if !s.has(Key::Hw) && !s.has(Key::Bw) {
+        let device = paste
+            .device
+            .as_deref()
+            .ok_or("the paste names no device: give the machine (hw=… or bw=…)")?;
+        let m = machine_for_device(device, cat)?;
+        s.put(Key::Hw, crate::scenario::Value::Text(m.id.clone()));
+    }
+    let inputs = s
+        .resolve(cat)
+        .map_err(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+    let rows = rows_for(&paste, cat, &inputs);
+    let (fit, residuals) = fit(&rows, inputs.machine.bandwidth_gbs, &inputs.machine.time.own)?;
+    let cal = cal_text(&s.machine_key(), &fit);
+    Ok(Calibrated {
+        scenario: s,
+        form: paste.form,
+        fit,
+        residuals,
+        cal,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/pastes/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn every_accepted_form_reads_its_generation_figures() {
+        let table = parse(&fixture("llama-bench-4090.md")).unwrap();
+        assert_eq!(table.form, "llama-bench table");
+        assert_eq!(table.device.as_deref(), Some("NVIDIA GeForce RTX 4090"));
+        assert_eq!(table.runs.len(), 3, "the pp512 row is left out");
+        assert_eq!(
+            (table.runs[1].depth, table.runs[1].tok_s, table.runs[1].fa),
+            (8192.0, 138.52, Some(true))
+        );
+        assert!((table.runs[0].size_bytes.unwrap() - 4.33 * 1024f64.powi(3)).abs() < 1.0);
+        assert_eq!(table.runs[2].params, Some(30.53e9));
+
+        let jsonl = parse(&fixture("llama-bench.jsonl")).unwrap();
+        assert_eq!(jsonl.runs.len(), 2);
+        assert_eq!(jsonl.runs[1].context(), 8192.0 + 64.0);
+        let json = parse(&format!("[{}]", fixture("llama-bench.jsonl").trim().replace('\n', ","))).unwrap();
+        assert_eq!(json.runs, jsonl.runs);
+
+        let server = parse(&fixture("llama-server.txt")).unwrap();
+        assert_eq!(server.runs.len(), 1);
+        assert!((server.runs[0].tok_s - 128.0 / 1.11271).abs() < 1e-6);
+        assert_eq!(server.runs[0].depth, 512.0);
+
+        let ollama = parse(&fixture("ollama.txt")).unwrap();
+        assert_eq!(
+            (ollama.runs[0].tok_s, ollama.runs[0].depth, ollama.runs[0].generated),
+            (58.0, 26.0, Some(256.0))
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_what_was_expected() {
+        for text in ["", "hello", "| a | b |\n| 1 | 2 |", "[1, 2]", "{\"x\": 1}\n{"] {
+            let e = parse(text).unwrap_err();
+            assert!(!e.is_empty(), "{text:?}");
+        }
+        assert!(parse("hello").unwrap_err().starts_with("not llama-bench output"));
+        let big = "x".repeat(MAX_PASTE + 1);
+        assert!(parse(&big).unwrap_err().contains("at most 1 MB"));
+    }
+
+    #[test]
+    fn a_cal_text_round_trips_and_bad_ones_are_refused() {
+        let f = UserFit {
+            efficiency: 0.871,
+            per_layer_s: 38.5e-6,
+            band: 0.06,
+        };
+        let text = cal_text("rtx-4090", &f);
+        assert_eq!(text, "rtx-4090~0.871~38.5~0.06");
+        let (m, back) = parse_cal(&text).unwrap();
+        assert_eq!(m, "rtx-4090");
+        assert!((back.efficiency - 0.871).abs() < 1e-12 && (back.per_layer_s - 38.5e-6).abs() < 1e-15);
+        for bad in ["rtx-4090", "rtx-4090~2~1~0.1", "rtx-4090~0.8~x~0.1", "~0.8~1~0.1", "a~0.8~1~0.01"] {
+            assert!(parse_cal(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_fit_recovers_the_efficiency_and_per_layer_cost_that_made_the_figures() {
+        let class = Coefficients {
+            overhead_s: 0.0,
+            per_layer_s: 40e-6,
+            per_expert_s: 3e-6,
+            weight: 1.25,
+            kv: 1.1,
+        };
+        let truth = UserFit {
+            efficiency: 0.9,
+            per_layer_s: 25e-6,
+            band: MIN_BAND,
+        }
+        .apply(&class);
+        let bw = 1000.0;
+        let rows: Vec<FitRow> = [(4e9, 0.0, 32.0), (8e9, 1e9, 32.0), (16e9, 0.0, 80.0)]
+            .iter()
+            .map(|&(w, k, layers)| {
+                let shape = PassShape {
+                    layers,
+                    expert_matmuls: 0.0,
+                };
+                FitRow {
+                    label: String::new(),
+                    weight_bytes: w,
+                    kv_bytes: k,
+                    shape,
+                    measured_tok_s: 1.0 / truth.seconds(&shape, w / (bw * GB), k / (bw * GB)),
+                }
+            })
+            .collect();
+        let (found, residuals) = fit(&rows, bw, &class).unwrap();
+        assert!(
+            (found.efficiency - 0.9).abs() < 1e-9 && (found.per_layer_s - 25e-6).abs() < 1e-12,
+            "{found:?}"
+        );
+        assert_eq!(found.band, MIN_BAND);
+        assert!(residuals.iter().all(|r| (r.after_tok_s / r.measured_tok_s - 1.0).abs() < 1e-9));
+        // One row: the efficiency alone, the class's per-layer cost kept.
+        let (one, _) = fit(&rows[..1], bw, &class).unwrap();
+        assert_eq!(one.per_layer_s, class.per_layer_s);
+    }
+}
