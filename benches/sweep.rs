@@ -59,6 +59,19 @@ fn main() {
         machines.len(),
         est[est.len() / 2] * 1e3
     );
+    let mut model_times = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let rows = tokbound::runnable::model_rows(&base, cat);
+        model_times.push(t.elapsed().as_secs_f64());
+        assert_eq!(rows.len(), cat.models.len());
+    }
+    model_times.sort_by(f64::total_cmp);
+    println!(
+        "model table: {} models, a format search and one full estimate each: median {:.3} ms",
+        cat.models.len(),
+        model_times[model_times.len() / 2] * 1e3
+    );
     let t = Instant::now();
     let e = estimate(&inputs);
     println!(

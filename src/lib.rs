@@ -23,6 +23,7 @@ pub mod decimal;
 pub mod estimator;
 pub mod import;
 pub mod imported;
+pub mod runnable;
 pub mod scenario;
 pub mod units;
 pub mod views;

@@ -297,6 +297,10 @@ pub struct MachineRow {
     pub bytes_per_token: f64,
     /// Measured tok/s for this machine, model and format at the nearest measured context.
     pub measured: Option<(f64, f64)>,
+    /// Launch list price, USD, where the catalog has one.
+    pub price_usd: Option<f64>,
+    /// With a `target`: whether it fits and its expected speed reaches the target.
+    pub meets: Option<bool>,
 }
 
 /// The table's sortable columns.
@@ -310,10 +314,11 @@ pub enum Column {
     Expected,
     Fits,
     Bytes,
+    Price,
 }
 
 impl Column {
-    pub const ALL: [Column; 8] = [
+    pub const ALL: [Column; 9] = [
         Column::Machine,
         Column::Kind,
         Column::Bandwidth,
@@ -322,6 +327,7 @@ impl Column {
         Column::Expected,
         Column::Fits,
         Column::Bytes,
+        Column::Price,
     ];
 
     pub fn label(self) -> &'static str {
@@ -334,6 +340,7 @@ impl Column {
             Column::Expected => "Expected (tok/s)",
             Column::Fits => "Fits?",
             Column::Bytes => "Bytes/token",
+            Column::Price => "Launch price (USD)",
         }
     }
 
@@ -347,6 +354,7 @@ impl Column {
             Column::Expected => "expected",
             Column::Fits => "fits",
             Column::Bytes => "bytes",
+            Column::Price => "price",
         }
     }
 }
@@ -408,6 +416,7 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
     let Some(mut inputs) = resolve(&with_machine(s, &cat.machines.first().map_or(String::new(), |m| m.id.clone()))) else {
         return Vec::new();
     };
+    let target = crate::runnable::target(s);
     let runs: Vec<&crate::catalog::Measurement> = match (model, quant) {
         (Some(model), Some(quant)) => cat.decode_measurements().filter(|m| m.model == model && m.quant == quant).collect(),
         _ => Vec::new(),
@@ -436,6 +445,8 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
                 spill_fraction: e.spill.as_ref().map_or(0.0, |sp| sp.fraction),
                 bytes_per_token: e.bytes_per_token.total,
                 measured,
+                price_usd: m.price_usd,
+                meets: target.map(|t| crate::runnable::meets(e.fits, e.expected_tok_s, t)),
             }
         })
         .collect()
@@ -465,6 +476,11 @@ fn compare(a: &MachineRow, b: &MachineRow, column: Column, ascending: bool) -> s
             Column::Expected => a.expected.total_cmp(&b.expected),
             Column::Fits => a.fits.cmp(&b.fits).then(b.spill_fraction.total_cmp(&a.spill_fraction)),
             Column::Bytes => a.bytes_per_token.total_cmp(&b.bytes_per_token),
+            // Unknown prices sort past every known one, whichever way.
+            Column::Price => match (a.price_usd, b.price_usd) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                (x, y) => return x.is_none().cmp(&y.is_none()),
+            },
         };
         if ascending {
             o
@@ -638,7 +654,8 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn csv<const N: usize>(header: [&str; N], rows: impl Iterator<Item = [String; N]>) -> String {
+/// A table as CSV: the header, then one line per row.
+pub fn csv<const N: usize>(header: [&str; N], rows: impl Iterator<Item = [String; N]>) -> String {
     let mut out = header.join(",");
     out.push('\n');
     for r in rows {
@@ -665,6 +682,8 @@ pub fn machine_rows_csv(rows: &[MachineRow]) -> String {
             "bytes_per_token",
             "measured_tok_s",
             "measured_context",
+            "price_usd",
+            "meets",
         ],
         rows.iter().map(|r| {
             [
@@ -681,6 +700,8 @@ pub fn machine_rows_csv(rows: &[MachineRow]) -> String {
                 r.bytes_per_token.to_string(),
                 r.measured.map_or(String::new(), |m| m.1.to_string()),
                 r.measured.map_or(String::new(), |m| m.0.to_string()),
+                r.price_usd.map_or(String::new(), |p| p.to_string()),
+                r.meets.map_or(String::new(), |m| m.to_string()),
             ]
         }),
     )

@@ -1,6 +1,7 @@
 //! The command line: JSON on success, exit code 2 and one line per bad key otherwise.
 
 use std::process::Command;
+use tokbound::catalog::catalog;
 
 fn run(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_tokbound")).args(args).output().expect("runs");
@@ -299,4 +300,53 @@ fn the_backend_is_an_input_shown_in_the_json() {
         err.contains("backend: \"opencl\" is not cuda, rocm, vulkan, metal, sycl, cpu or mlx"),
         "{err}"
     );
+}
+
+#[test]
+fn models_lists_every_model_with_the_best_format_that_fits() {
+    let v = json(&["models", "hw=rtx-4090&ctx=8192"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), catalog().models.len());
+    for r in rows {
+        for key in [
+            "id",
+            "name",
+            "quant",
+            "ceiling_tok_s",
+            "expected_tok_s",
+            "memory_needed_bytes",
+            "fits",
+        ] {
+            assert!(r.get(key).is_some(), "{key}: {r}");
+        }
+        // A format only where one fits.
+        assert_eq!(r["quant"].is_null(), r["fits"] == false, "{r}");
+    }
+    let llama = rows.iter().find(|r| r["id"] == "llama-3.1-8b").unwrap();
+    assert_eq!(llama["quant"], "f16");
+    assert_eq!(llama["fits"], true);
+    let big = rows.iter().find(|r| r["id"] == "llama-3.1-405b").unwrap();
+    assert!(big["quant"].is_null() && big["fits"] == false);
+    let (code, _, err) = run(&["models", "hw=no-such-gpu"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no-such-gpu"), "{err}");
+}
+
+#[test]
+fn machines_lists_every_machine_and_who_meets_the_target() {
+    let v = json(&["machines", "model=qwen3-32b&quant=q4_k_m&ctx=4096&target=30"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), catalog().machines.len());
+    for r in rows {
+        for key in ["id", "name", "ceiling_tok_s", "expected_tok_s", "fits", "meets", "price_usd"] {
+            assert!(r.get(key).is_some(), "{key}: {r}");
+        }
+        let meets = r["fits"] == true && r["expected_tok_s"].as_f64().unwrap() >= 30.0;
+        assert_eq!(r["meets"], meets, "{r}");
+    }
+    let rtx4090 = rows.iter().find(|r| r["id"] == "rtx-4090").unwrap();
+    assert_eq!(rtx4090["price_usd"], 1599.0);
+    // Without a target, meets is null.
+    let plain = json(&["machines", "model=qwen3-32b"]);
+    assert!(plain.as_array().unwrap().iter().all(|r| r["meets"].is_null()));
 }

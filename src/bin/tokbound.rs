@@ -3,6 +3,8 @@
 //! ```text
 //! tokbound estimate 'hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096'
 //! tokbound estimate bw=1000 weights=19GB ctx=0
+//! tokbound models 'hw=m4-max-40c&ctx=8192'
+//! tokbound machines 'model=qwen3-32b&quant=q4_k_m&target=30'
 //! tokbound list machines|models|quants
 //! tokbound accuracy
 //! ```
@@ -17,6 +19,8 @@ use tokbound::views::Report;
 use tokbound::{calibration, estimator};
 
 const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.md)
+       tokbound models '<query>'     (every model on the query's machine, best format that fits)
+       tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
        tokbound list machines|models|quants
        tokbound accuracy
        tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
@@ -28,6 +32,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("estimate") => estimate(&args[1..]),
+        Some("models") => models(&args[1..]),
+        Some("machines") => machines(&args[1..]),
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
         Some("fit") => fit(),
@@ -60,9 +66,10 @@ fn fit() -> ExitCode {
     }
 }
 
-fn estimate(args: &[String]) -> ExitCode {
-    let query = args.join("&");
-    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&query);
+/// The scenario the arguments give (joined with `&`) and its inputs, or exit code 2 after one
+/// line per bad or unknown key on stderr.
+fn scenario_arg(args: &[String]) -> Result<(Scenario, estimator::Inputs), ExitCode> {
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args.join("&"));
     if !issues.is_empty() || !unknown.names.is_empty() {
         for i in issues {
             eprintln!("{i}");
@@ -70,18 +77,79 @@ fn estimate(args: &[String]) -> ExitCode {
         for line in unknown.lines() {
             eprintln!("{line}");
         }
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
-    let cat = catalog();
-    let inputs = match scenario.resolve(cat) {
-        Ok(i) => i,
+    match scenario.resolve(catalog()) {
+        Ok(inputs) => Ok((scenario, inputs)),
         Err(issues) => {
             for i in issues {
                 eprintln!("{i}");
             }
-            return ExitCode::from(2);
+            Err(ExitCode::from(2))
         }
+    }
+}
+
+/// Every catalog model on the scenario's machine at the best format that fits (docs/cli.md).
+fn models(args: &[String]) -> ExitCode {
+    let scenario = match scenario_arg(args) {
+        Ok((s, _)) => s,
+        Err(code) => return code,
     };
+    let rows = tokbound::runnable::model_rows(&scenario, catalog());
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let fits = match r.held {
+                tokbound::runnable::Held::Unknown => serde_json::Value::Null,
+                held => (held != tokbound::runnable::Held::DoesNotFit).into(),
+            };
+            serde_json::json!({
+                "id": r.id,
+                "name": r.name,
+                "quant": r.fitting_quant(),
+                "ceiling_tok_s": r.ceiling,
+                "expected_tok_s": r.expected,
+                "memory_needed_bytes": r.memory_needed,
+                "fits": fits,
+                "experts_in_ram": r.held == tokbound::runnable::Held::ExpertsInRam,
+            })
+        })
+        .collect();
+    print_json(&json.into())
+}
+
+/// Every catalog machine for the scenario's model, format and context, and whether each meets
+/// its `target` (docs/cli.md).
+fn machines(args: &[String]) -> ExitCode {
+    let scenario = match scenario_arg(args) {
+        Ok((s, _)) => s,
+        Err(code) => return code,
+    };
+    let rows = tokbound::views::machine_rows(&scenario, catalog());
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r.id,
+                "name": r.name,
+                "ceiling_tok_s": r.ceiling,
+                "expected_tok_s": r.expected,
+                "fits": r.fits,
+                "meets": r.meets,
+                "price_usd": r.price_usd,
+            })
+        })
+        .collect();
+    print_json(&json.into())
+}
+
+fn estimate(args: &[String]) -> ExitCode {
+    let (scenario, inputs) = match scenario_arg(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let cat = catalog();
     let est = estimator::estimate(&inputs);
     let mut json = serde_json::to_value(Report::of(&est)).unwrap_or_default();
     if let Some(obj) = json.as_object_mut() {

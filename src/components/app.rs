@@ -10,6 +10,7 @@ use super::headline::Headline;
 use super::how_it_works::HowItWorks;
 use super::import_panel::ImportPanel;
 use super::inputs_form::InputsForm;
+use super::model_table::ModelTable;
 use super::notices::Notices;
 use super::provenance::Provenance;
 use super::quant_table::QuantTable;
@@ -100,6 +101,19 @@ pub fn App() -> impl IntoView {
             })
             .unwrap_or_default()
     });
+    // Every catalog model on this machine: depends on the machine, context and KV type, not on
+    // the chosen model (but for its highlight).
+    let model_rows = Memo::new(move |_| {
+        scenario
+            .with(|s| {
+                if s.resolve(cat).is_ok() {
+                    Some(crate::runnable::model_rows(s, cat))
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_default()
+    });
     let quant_rows = Memo::new(move |_| {
         scenario
             .with(|s| {
@@ -143,6 +157,19 @@ pub fn App() -> impl IntoView {
         }
     };
     let write_input = write.clone();
+    // What the form's (and the tables') fields do to the address: a keystroke schedules a write
+    // for when typing pauses; a committed change writes at once.
+    let on_input = move |_: leptos::ev::Event| {
+        let write = write_input.clone();
+        let this = next_edit();
+        browser::after_ms(URL_QUIET_MS, move || {
+            if edits.get_value() == this {
+                write(false);
+            }
+        });
+    };
+    let write_change = write.clone();
+    let on_change = move |_: leptos::ev::Event| write_change(true);
     // Components outside the form (the importer) commit their changes the same way.
     let write_commit = write.clone();
     provide_context(UrlCommit(Callback::new(move |()| write_commit(true))));
@@ -166,8 +193,10 @@ pub fn App() -> impl IntoView {
     });
 
     if presentation.embed {
-        return view! { <EmbedView estimate=current machine_rows=machine_rows quant_rows=quant_rows views=presentation.views.clone() /> }
-            .into_any();
+        return view! {
+            <EmbedView estimate=current machine_rows=machine_rows quant_rows=quant_rows model_rows=model_rows views=presentation.views.clone() />
+        }
+        .into_any();
     }
 
     view! {
@@ -178,18 +207,7 @@ pub fn App() -> impl IntoView {
         <main>
             <Notices notices=notices />
             <div class="layout">
-                <div
-                    on:input={move |_| {
-                        let write = write_input.clone();
-                        let this = next_edit();
-                        browser::after_ms(URL_QUIET_MS, move || {
-                            if edits.get_value() == this {
-                                write(false);
-                            }
-                        });
-                    }}
-                    on:change={move |_| write(true)}
-                >
+                <div on:input=on_input.clone() on:change=on_change.clone()>
                     <Show when=move || form.get()>
                         <InputsForm />
                     </Show>
@@ -208,7 +226,11 @@ pub fn App() -> impl IntoView {
                 </div>
             </div>
             <Show when=move || below.get()>
-                <ComparisonTable rows=machine_rows />
+                // The tables' own fields (target, minimum speed) write the address as the form's do.
+                <div on:input=on_input.clone() on:change=on_change.clone()>
+                    <ComparisonTable rows=machine_rows />
+                    <ModelTable rows=model_rows />
+                </div>
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
                 <ImportPanel />

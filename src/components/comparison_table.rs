@@ -4,8 +4,10 @@
 use leptos::prelude::*;
 
 use super::live_cells::{LiveTable, RowText, TableSpec};
+use super::number_field::NumberField;
 use super::scenario;
 use crate::catalog::Kind;
+use crate::scenario::Key;
 use crate::units::{fmt_bytes, fmt_tok_s};
 use crate::views::{self, Column, MachineRow};
 
@@ -36,7 +38,7 @@ pub fn ComparisonTable(
     let live = LiveTable::new(TableSpec {
         body,
         key_attr: "data-machine",
-        classes: &["", "num", "num", "num", "num", "", "num", "num"],
+        classes: &["", "num", "num", "num", "num", "", "num", "num", "num"],
         track: Box::new(move || {
             chosen.track();
             rows.track();
@@ -47,7 +49,10 @@ pub fn ComparisonTable(
                 r.get(i).map(|r| RowText {
                     key: r.id.clone(),
                     current: r.id == chosen,
-                    data: vec![("data-measured", r.measured.is_some().then_some("true"))],
+                    data: vec![
+                        ("data-measured", r.measured.is_some().then_some("true")),
+                        ("data-meets", r.meets.map(|m| if m { "true" } else { "false" })),
+                    ],
                     cells: vec![
                         r.name.clone(),
                         r.kind.id().to_string(),
@@ -57,6 +62,7 @@ pub fn ComparisonTable(
                         format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
                         views::fits_text(r.fits, r.spill_fraction),
                         fmt_bytes(r.bytes_per_token),
+                        r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
                         r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
                     ],
                 })
@@ -89,34 +95,8 @@ pub fn ComparisonTable(
             .collect::<Vec<_>>()
     };
     let header = move |col: Column| {
-        let aria = move || match sort.get() {
-            (c, true) if c == col => "ascending",
-            (c, false) if c == col => "descending",
-            _ => "none",
-        };
-        view! {
-            <th scope="col" role="columnheader" aria-sort=aria>
-                <button
-                    type="button"
-                    data-testid=format!("sort-{}", col.id())
-                    on:click={move |_| set_sort.update(|(c, asc)| {
-                        if *c == col {
-                            *asc = !*asc;
-                        } else {
-                            *c = col;
-                            *asc = matches!(col, Column::Machine | Column::Kind);
-                        }
-                    })}
-                >
-                    {col.label()}
-                    {move || match sort.get() {
-                        (c, true) if c == col => " ▲",
-                        (c, false) if c == col => " ▼",
-                        _ => "",
-                    }}
-                </button>
-            </th>
-        }
+        let first = matches!(col, Column::Machine | Column::Kind | Column::Price);
+        super::sort_header::sort_header(col, col.label(), format!("sort-{}", col.id()), first, sort, set_sort)
     };
     view! {
         <section class="table-section">
@@ -131,6 +111,14 @@ pub fn ComparisonTable(
                     {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{crate::views::kind_label(k)}</option> }).collect_view()}
                 </select>
             </label>
+            <NumberField key=Key::Target label="Target" hint="tok/s: which machines reach it?" testid="input-target" placeholder="none".to_string() />
+            <p class="hint" data-testid="meets-count">
+                {move || {
+                    let target = scenario.with(crate::runnable::target)?;
+                    let (meet, all) = rows.with(|r| (r.iter().filter(|r| r.meets == Some(true)).count(), r.len()));
+                    Some(format!("{meet} of {all} machines fit this model and are expected to reach {} tok/s.", fmt_tok_s(target)))
+                }}
+            </p>
             <button
                 type="button"
                 class="export"

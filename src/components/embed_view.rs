@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::headline::Headline;
+use super::model_table::ModelTable;
 use super::scenario;
 use crate::estimator::{Estimate, Inputs};
 use crate::views::{MachineRow, QuantRow};
@@ -18,6 +19,8 @@ pub fn EmbedView(
     machine_rows: Memo<Vec<MachineRow>>,
     /// Rows for the quants chart.
     quant_rows: Memo<Vec<QuantRow>>,
+    /// Rows for the model table.
+    model_rows: Memo<Vec<crate::runnable::ModelRow>>,
     /// The views named in the link (`context`, `machines`, `table` …).
     views: Vec<String>,
 ) -> impl IntoView {
@@ -25,15 +28,17 @@ pub fn EmbedView(
     let full = move || format!("./?{}", scenario.with(|s| s.to_query()));
     let charts: Vec<String> = views
         .iter()
-        .filter(|v| !matches!(v.as_str(), "headline" | "table"))
+        .filter(|v| !matches!(v.as_str(), "headline" | "table" | "models"))
         .cloned()
         .collect();
     let table = views.iter().any(|v| v == "table");
+    let models = views.iter().any(|v| v == "models");
     view! {
         <main class="embed" data-testid="embed">
             <Headline estimate=estimate />
             {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
             {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
+            {models.then(|| view! { <ModelTable rows=model_rows /> })}
             <p class="embed-link">
                 <a href={full} target="_blank" rel="noopener" data-testid="open-full">"open in tokbound ↗"</a>
             </p>

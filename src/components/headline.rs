@@ -67,6 +67,20 @@ pub fn Headline(
                         }
                     })
             }}
+            {move || {
+                let (target, format, backend) = super::scenario().with(|s| {
+                    let cat = crate::catalog::catalog();
+                    let format = views::model_and_quant(s).1.and_then(|q| cat.quant(q).ok()).map_or("This format".to_string(), |q| q.name.clone());
+                    (crate::runnable::target(s), format, s.backend(cat))
+                });
+                let target = target?;
+                estimate.with(|e| {
+                    e.as_ref().map(|(inputs, _)| {
+                        let reach = crate::runnable::target_reach(inputs, crate::catalog::catalog(), inputs.machine.kind, backend, target);
+                        view! { <p data-testid="target-result">{crate::runnable::target_text(&reach, &format, inputs.context)}</p> }
+                    })
+                })
+            }}
             <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::views::note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", fmt_bytes(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>

@@ -15,6 +15,7 @@ pub mod inputs_form;
 pub mod live_cells;
 pub mod machine_picker;
 pub mod model_picker;
+pub mod model_table;
 pub mod notices;
 pub mod number_field;
 pub mod option_list;
@@ -22,6 +23,7 @@ pub mod provenance;
 pub mod quant_table;
 pub mod select_field;
 pub mod share_panel;
+pub mod sort_header;
 
 use leptos::prelude::*;
 

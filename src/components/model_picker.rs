@@ -36,13 +36,7 @@ pub fn ModelPicker() -> impl IntoView {
                 s.put_if_unset(Key::HeadDim, m.map(|m| Value::Whole(m.arch.head_dim)));
                 s.clear(Key::Model);
             } else {
-                for k in [Key::Params, Key::Active, Key::Layers, Key::KvHeads, Key::HeadDim, Key::Weights] {
-                    s.clear(k);
-                }
-                match v == DEFAULT_MODEL {
-                    true => s.clear(Key::Model),
-                    false => s.put(Key::Model, Value::Text(v)),
-                }
+                s.choose_model(&v);
             }
         });
     };

@@ -744,15 +744,50 @@ fn first_compute_bound(bound: impl Fn(u32) -> bool) -> Option<u32> {
     Some(hi)
 }
 
+/// The memory half of [`estimate`]: the weights, one stream's and every stream's KV cache, where
+/// they are placed and what each pool reads for one token.
+struct Placed {
+    wb: WeightBytes,
+    kv: f64,
+    kv_total: f64,
+    lay: Layout,
+    pools: Vec<PoolRead>,
+}
+
+fn place(inp: &Inputs) -> Placed {
+    let wb = inp.weight_bytes();
+    let kv = inp.kv_bytes(inp.context);
+    let kv_total = kv * inp.batch.unwrap_or(1).max(1) as f64;
+    let lay = layout(inp, &wb, kv_total);
+    let pools = pool_reads(inp, &wb, &lay, 1.0, kv, kv_total);
+    Placed {
+        wb,
+        kv,
+        kv_total,
+        lay,
+        pools,
+    }
+}
+
+/// Whether the scenario fits by the same rule as [`Estimate::fits`] (`None` where the machine's
+/// memory is unknown), and the bytes it needs in all: the memory arithmetic alone, for searches
+/// over many formats and contexts.
+pub fn memory_fit(inp: &Inputs) -> (Option<bool>, f64) {
+    let p = place(inp);
+    let fits = inp.capacity_bytes().map(|_| p.pools.iter().all(|pool| pool.fits));
+    (fits, p.wb.stored + p.kv_total + fixed_overhead(inp))
+}
+
 /// Runs the whole arithmetic for one scenario.
 pub fn estimate(inp: &Inputs) -> Estimate {
     let mut notes = inp.notes.clone();
-    let wb = inp.weight_bytes();
-    let kv = inp.kv_bytes(inp.context);
-    let streams = inp.batch.unwrap_or(1).max(1) as f64;
-    let kv_total = kv * streams;
-    let lay = layout(inp, &wb, kv_total);
-    let pools = pool_reads(inp, &wb, &lay, 1.0, kv, kv_total);
+    let Placed {
+        wb,
+        kv,
+        kv_total,
+        lay,
+        pools,
+    } = place(inp);
     let t_ceiling = memory_seconds(&pools);
     let weights_read = wb.read(inp.arch(), 1.0);
     let bytes = BytesPerToken {

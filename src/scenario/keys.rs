@@ -66,6 +66,8 @@ pub enum Key {
     K,
     Accept,
     Prompt,
+    Target,
+    MinTokS,
     Embed,
     View,
 }
@@ -87,6 +89,8 @@ pub enum Group {
     CustomModel,
     Context,
     Batching,
+    /// What can I run: a target speed and the model table's filter.
+    Targets,
     Page,
 }
 
@@ -139,7 +143,9 @@ pub struct KeySpec {
 }
 
 /// The views an embed can show besides the headline.
-pub const EMBED_VIEWS: &[&str] = &["headline", "machines", "context", "quants", "spill", "batch", "spec", "table"];
+pub const EMBED_VIEWS: &[&str] = &[
+    "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models",
+];
 
 const BIG: f64 = 100_000.0;
 
@@ -903,6 +909,32 @@ pub const KEYS: &[KeySpec] = &[
         link_default: Some("1024"),
     },
     KeySpec {
+        key: Key::Target,
+        name: "target",
+        group: Group::Targets,
+        value: ValueKind::Positive { min: 0.001, max: 1e6 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "a target speed: machines whose expected speed reaches it (and that fit) are marked, and the headline says the best format and the longest context that still reach it here",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "tok/s",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::MinTokS,
+        name: "min_tok_s",
+        group: Group::Targets,
+        value: ValueKind::Share { min: 0.0, max: 1e6 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the model table shows only models expected at least this fast on this machine",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "tok/s",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0 (every model)",
+        link_default: Some("0"),
+    },
+    KeySpec {
         key: Key::Embed,
         name: "embed",
         group: Group::Page,
@@ -921,7 +953,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Page,
         value: ValueKind::List(EMBED_VIEWS),
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table`",
+        meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table` (every machine), `models` (every model on this machine)",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "comma-separated",
         #[cfg(not(target_arch = "wasm32"))]
@@ -932,13 +964,14 @@ pub const KEYS: &[KeySpec] = &[
 
 impl Group {
     /// Every group, in the order docs/scenario.md lists them.
-    pub const ALL: [Group; 7] = [
+    pub const ALL: [Group; 8] = [
         Group::Link,
         Group::Machine,
         Group::Model,
         Group::CustomModel,
         Group::Context,
         Group::Batching,
+        Group::Targets,
         Group::Page,
     ];
 }

@@ -271,6 +271,17 @@ impl Scenario {
         (s, issues, unknown)
     }
 
+    /// Moves the scenario to catalog model `id`: a custom model's keys and its weight file go.
+    pub fn choose_model(&mut self, id: &str) {
+        self.values.retain(|k, _| k.spec().group != keys::Group::CustomModel);
+        self.clear(Key::Weights);
+        if id == DEFAULT_MODEL {
+            self.clear(Key::Model);
+        } else {
+            self.put(Key::Model, Value::Text(id.to_string()));
+        }
+    }
+
     /// Does any custom-model key stand in this scenario?
     pub fn has_custom_model_keys(&self) -> bool {
         self.values.keys().any(|k| k.spec().group == keys::Group::CustomModel)
