@@ -42,7 +42,7 @@ bench: dist
 	cd tests/e2e && node bench.mjs
 
 ## A million generated inputs each for the URL codec, the config.json importer, the calibration
-## paste parsers and the GGUF parser (make test runs a CI-sized share of the same tests).
+## paste parsers, the Hugging Face link reader and the GGUF parser (make test runs a CI-sized share of the same tests).
 ## FUZZ_CASES=N for another count.
 FUZZ_CASES ?= 1000000
 fuzz:

@@ -68,6 +68,8 @@ impl Imported {
             s.clear(key);
         }
         s.clear(Key::Model);
+        // Where a Hub import came from is set by the Hub import, after this.
+        s.clear(Key::Src);
         let a = &self.arch;
         let mut whole = |k: Key, v: u32| s.put(k, Value::Whole(v));
         whole(Key::Layers, a.layers);

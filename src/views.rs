@@ -56,6 +56,8 @@ pub fn note_text(note: &Note) -> String {
         Note::CalibrationForOtherMachine { fitted_for } => {
             format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")
         }
+        Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
+        Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
 }

@@ -350,3 +350,16 @@ fn machines_lists_every_machine_and_who_meets_the_target() {
     let plain = json(&["machines", "model=qwen3-32b"]);
     assert!(plain.as_array().unwrap().iter().all(|r| r["meets"].is_null()));
 }
+
+#[test]
+fn measure_reports_this_computers_read_bandwidth() {
+    let v = json(&["measure"]);
+    let gbs = v["bandwidth_gbs"].as_f64().unwrap();
+    assert!(gbs > 0.5 && gbs < 10_000.0, "{v}");
+    assert!(v["threads"].as_u64().unwrap() >= 1);
+    assert!(v["bytes"].as_u64().unwrap() > 0);
+    let seconds = v["seconds"].as_f64().unwrap();
+    assert!(seconds > 0.0);
+    // bytes is what the best pass read in its seconds.
+    assert!((v["bytes"].as_f64().unwrap() / seconds / 1e9 - gbs).abs() < 1e-6 * gbs);
+}

@@ -208,6 +208,36 @@ fn the_paste_parsers_take_any_text() {
     println!("fuzz calibration pastes: {} pastes in {:.1} s", cases(), t.elapsed().as_secs_f64());
 }
 
+/// Text shaped like what people paste into the Hugging Face box: ids, links, fragments, junk.
+fn hub_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "(https?://)?(huggingface\\.co|hf\\.co|example\\.com)?/?[A-Za-z0-9._/-]{0,60}(\\?[a-z=&]{0,10})?",
+        "[A-Za-z0-9._-]{1,20}/[A-Za-z0-9._-]{1,20}(/(blob|resolve|tree)/[a-z0-9]{1,8}/[A-Za-z0-9._/-]{0,40})?",
+        ".{0,200}",
+    ]
+}
+
+#[test]
+fn hub_links_take_any_text() {
+    let t = Instant::now();
+    runner()
+        .run(&hub_text(), |text| {
+            match tokbound::hub::Source::parse_input(&text) {
+                // Whatever is accepted names a repository the key form keeps exactly.
+                Ok(src) => {
+                    let key = src.key();
+                    let back = tokbound::hub::Source::parse_key(&key).map_err(|e| TestCaseError::fail(format!("{key}: {e}")))?;
+                    prop_assert_eq!((back.repo, back.file), (src.repo.clone(), src.file.clone()));
+                    prop_assert!(src.file_url("x").starts_with("https://huggingface.co/"));
+                }
+                Err(e) => prop_assert!(!e.is_empty() && e.chars().count() < 300, "{e}"),
+            }
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzz hub links: {} texts in {:.1} s", cases(), t.elapsed().as_secs_f64());
+}
+
 #[test]
 fn regression_cases() {
     // Kept from runs: values that once looked tricky for the codec and importer.

@@ -33,6 +33,13 @@ fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
         ValueKind::Calibration => (id(), 0.01f64..=1.0, 0.0f64..1000.0, 0.05f64..2.0)
             .prop_map(|(m, e, l, b)| Value::Text(format!("{m}~{e}~{l}~{b}")))
             .boxed(),
+        ValueKind::HubSource => (
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,12}",
+            "[A-Za-z0-9][A-Za-z0-9._-]{0,12}",
+            option::of("[A-Za-z0-9_-]{1,12}"),
+        )
+            .prop_map(|(org, name, file)| Value::Text(file.map_or(format!("{org}/{name}"), |f| format!("{org}/{name}/{f}.gguf"))))
+            .boxed(),
         ValueKind::List(words) => prop::sample::subsequence(words.to_vec(), 0..words.len())
             .prop_map(|l| Value::List(l.into_iter().map(str::to_string).collect()))
             .boxed(),

@@ -24,6 +24,7 @@ const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.m
        tokbound list machines|models|quants
        tokbound accuracy
        tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
+       tokbound measure   (this computer's memory read bandwidth, every core at once)
        tokbound catalog
        tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
        tokbound keys";
@@ -37,6 +38,7 @@ fn main() -> ExitCode {
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
         Some("fit") => fit(),
+        Some("measure") => measure(),
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
         Some("calibrate") => calibrate(&args[1..]),
@@ -48,6 +50,27 @@ fn main() -> ExitCode {
             eprintln!("{USAGE}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Measures this computer's memory read bandwidth: every core reads its own share of 512 MiB,
+/// all at once, in five timed passes of 0.3 s; the best pass.
+fn measure() -> ExitCode {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let figure = tokbound::measure::host::measure(512 << 20, 5, std::time::Duration::from_millis(300));
+        match serde_json::to_value(&figure) {
+            Ok(v) => print_json(&v),
+            Err(e) => {
+                eprintln!("internal error: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        eprintln!("measure runs natively only");
+        ExitCode::FAILURE
     }
 }
 

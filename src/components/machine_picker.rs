@@ -146,6 +146,7 @@ pub fn MachinePicker() -> impl IntoView {
             </Show>
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
+            <super::measure_panel::MeasurePanel />
         </fieldset>
     }
 }

@@ -14,6 +14,7 @@ pub mod import_panel;
 pub mod inputs_form;
 pub mod live_cells;
 pub mod machine_picker;
+pub mod measure_panel;
 pub mod model_picker;
 pub mod model_table;
 pub mod notices;

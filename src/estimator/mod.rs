@@ -137,6 +137,8 @@ pub enum Note {
     Calibrated { efficiency: f64, band: f64 },
     /// A calibration for another machine was given and not used.
     CalibrationForOtherMachine { fitted_for: String },
+    /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.
+    Measured { webgpu: bool },
 }
 
 /// What a decode step costs beyond its bytes: the fixed work of one forward pass.

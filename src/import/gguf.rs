@@ -168,6 +168,8 @@ pub struct Gguf {
 }
 
 /// Parses the header from `prefix`, the first bytes of a file of `file_size` bytes.
+// Called from the file import and the Hub import: kept out of line so the page carries it once.
+#[inline(never)]
 pub fn parse(prefix: &[u8], file_size: u64) -> Result<Gguf, GgufError> {
     let have = prefix.len() as u64;
     if have > file_size {
@@ -622,15 +624,38 @@ fn summarise(
         },
     };
 
+    let (read, unrouted) = read_per_token(&tensors, arch.as_ref());
+    if unrouted {
+        unread.push("expert_count / expert_used_count: missing, so every expert counts as read per token".into());
+    }
+    Gguf {
+        version,
+        name,
+        architecture,
+        file_size,
+        tensor_count,
+        params,
+        type_counts: type_counts(&tensors),
+        tensors,
+        weight_bytes,
+        // At most weight_bytes, which fits u64.
+        read_per_token_bytes: read.min(weight_bytes),
+        arch,
+        unread,
+    }
+}
+
+/// Bytes a decode token reads of `tensors` (see the module docs), and whether expert tensors
+/// were found without the routing to scale them by.
+fn read_per_token(tensors: &[TensorInfo], arch: Option<&Arch>) -> (u64, bool) {
     // Top-k of E experts per token, for the stacked expert tensors.
     let routing = arch
-        .as_ref()
         .filter(|a| a.experts > 0 && a.experts_per_token > 0)
         .map(|a| (a.experts_per_token.min(a.experts) as u128, a.experts as u128));
     let has_head = tensors.iter().any(|t| t.name == "output.weight");
     let mut read: u128 = 0;
     let mut unrouted = false;
-    for t in &tensors {
+    for t in tensors {
         let lookup_table =
             (t.name == "token_embd.weight" && has_head) || t.name == "position_embd.weight" || t.name == "token_types.weight";
         if lookup_table {
@@ -645,34 +670,43 @@ fn summarise(
             (false, _) => t.bytes as u128,
         };
     }
-    if unrouted {
-        unread.push("expert_count / expert_used_count: missing, so every expert counts as read per token".into());
-    }
+    (read.min(u64::MAX as u128) as u64, unrouted)
+}
 
+/// Parameters per ggml type, most first.
+fn type_counts(tensors: &[TensorInfo]) -> Vec<(String, u64)> {
     let mut by_type: Vec<(String, u64)> = Vec::new();
-    for t in &tensors {
+    for t in tensors {
         match by_type.iter_mut().find(|(n, _)| n == t.type_name) {
-            // Cannot overflow: the sum of all elements was checked.
-            Some((_, p)) => *p += t.elements,
+            Some((_, p)) => *p = p.saturating_add(t.elements),
             None => by_type.push((t.type_name.to_string(), t.elements)),
         }
     }
     by_type.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    by_type
+}
 
-    Gguf {
-        version,
-        name,
-        architecture,
-        file_size,
-        tensor_count,
-        params,
-        tensors,
-        weight_bytes,
-        // At most weight_bytes, which fits u64.
-        read_per_token_bytes: read.min(weight_bytes as u128) as u64,
-        type_counts: by_type,
-        arch,
-        unread,
+impl Gguf {
+    /// A split GGUF as one file: the first shard's metadata (the only one with the model's
+    /// shape) with every shard's tensors, sizes and bytes read per token.
+    pub fn join_shards(mut self, rest: Vec<Gguf>) -> Gguf {
+        if rest.is_empty() {
+            return self;
+        }
+        let parts = rest.len() + 1;
+        for g in rest {
+            self.file_size = self.file_size.saturating_add(g.file_size);
+            self.tensor_count = self.tensor_count.saturating_add(g.tensor_count);
+            self.params = self.params.saturating_add(g.params);
+            self.weight_bytes = self.weight_bytes.saturating_add(g.weight_bytes);
+            self.tensors.extend(g.tensors);
+        }
+        self.read_per_token_bytes = read_per_token(&self.tensors, self.arch.as_ref()).0.min(self.weight_bytes);
+        self.type_counts = type_counts(&self.tensors);
+        self.unread.retain(|u| !u.starts_with("split.count"));
+        self.unread
+            .push(format!("read from the headers of all {parts} parts of a split GGUF"));
+        self
     }
 }
 

@@ -17,7 +17,9 @@ pub enum Key {
     Usable,
     Backend,
     Cal,
+    Measured,
     Model,
+    Src,
     Params,
     Active,
     Layers,
@@ -119,6 +121,8 @@ pub enum ValueKind {
     List(&'static [&'static str]),
     /// A user's calibration (`rtx-4090~0.87~38.5~0.06`).
     Calibration,
+    /// A Hugging Face repository, or a file in one (`org/name`, `org/name/file.gguf`).
+    HubSource,
 }
 
 /// One key's definition.
@@ -272,6 +276,19 @@ pub const KEYS: &[KeySpec] = &[
         link_default: None,
     },
     KeySpec {
+        key: Key::Measured,
+        name: "measured",
+        group: Group::Machine,
+        value: ValueKind::Choice(&["cpu", "webgpu"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "how `bw` (or `ram_bw`) was measured in the browser by Measure my machine: `cpu` (WebAssembly reads in Web Workers) or `webgpu` (a compute shader); a label only, naming nothing about the machine",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "spec-sheet figures",
+        link_default: None,
+    },
+    KeySpec {
         key: Key::Model,
         name: "model",
         group: Group::Model,
@@ -283,6 +300,19 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "`qwen2.5-32b`",
         link_default: Some("qwen2.5-32b"),
+    },
+    KeySpec {
+        key: Key::Src,
+        name: "src",
+        group: Group::Model,
+        value: ValueKind::HubSource,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "where an imported model came from on Hugging Face: `org/name` (its config.json) or `org/name/file.gguf`; the link carries the model's own keys, so opening it fetches nothing",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "",
+        link_default: None,
     },
     KeySpec {
         key: Key::Params,
@@ -1081,6 +1111,10 @@ impl ValueKind {
             }),
             ValueKind::Calibration => {
                 crate::calibrate::parse_cal(t)?;
+                Value::Text(t.to_string())
+            }
+            ValueKind::HubSource => {
+                crate::hub::Source::parse_key(t)?;
                 Value::Text(t.to_string())
             }
             ValueKind::List(words) => Value::List(

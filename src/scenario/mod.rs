@@ -275,6 +275,7 @@ impl Scenario {
     pub fn choose_model(&mut self, id: &str) {
         self.values.retain(|k, _| k.spec().group != keys::Group::CustomModel);
         self.clear(Key::Weights);
+        self.clear(Key::Src);
         if id == DEFAULT_MODEL {
             self.clear(Key::Model);
         } else {
@@ -399,6 +400,9 @@ impl Scenario {
                 (Kind::Gpu, Some(r)) => m.ram_gib = r,
                 (_, Some(_)) => notes.push(Note::RamIgnored),
                 _ => {}
+            }
+            if let Some(how) = self.text(Key::Measured) {
+                notes.push(Note::Measured { webgpu: how == "webgpu" });
             }
             // The user's own calibration, for the machine it was fitted for.
             if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibrate::parse_cal(c).ok()) {

@@ -13,9 +13,13 @@ class Writer {
   bytes() { return Buffer.concat(this.parts); }
 }
 
-/** A llama-like model: `layers` blocks of width `hidden`, `vocab` tokens; returns the expected sizes. */
+/**
+ * A llama-like model: `layers` blocks of width `hidden`, `vocab` tokens; returns the expected sizes.
+ * `split: [index, count]` writes part `index` (1-based) of a gguf-split file: the first part has the
+ * metadata, each part about 1/count of the tensors.
+ */
 export function writeGguf(path, { name = 'Test Llama', layers = 32, hidden = 4096, kvHeads = 8, heads = 32, ffn = 14336, vocab = 128256,
-  type = 'Q4_K', magic = 'GGUF', tensorCountOverride } = {}) {
+  type = 'Q4_K', magic = 'GGUF', tensorCountOverride, split } = {}) {
   const headDim = hidden / heads;
   const tensors = [['token_embd.weight', [hidden, vocab], type], ['output.weight', [hidden, vocab], 'Q6_K'], ['output_norm.weight', [hidden], 'F32']];
   for (let i = 0; i < layers; i++) {
@@ -24,11 +28,18 @@ export function writeGguf(path, { name = 'Test Llama', layers = 32, hidden = 409
       [`blk.${i}.ffn_gate.weight`, [hidden, ffn], type], [`blk.${i}.ffn_up.weight`, [hidden, ffn], type],
       [`blk.${i}.ffn_down.weight`, [ffn, hidden], type], [`blk.${i}.attn_norm.weight`, [hidden], 'F32'], [`blk.${i}.ffn_norm.weight`, [hidden], 'F32']);
   }
+  const [part, parts] = split ?? [1, 1];
+  const share = Math.ceil(tensors.length / parts);
+  const all = tensors.length;
+  tensors.splice(0, tensors.length, ...tensors.slice((part - 1) * share, part * share));
   const w = new Writer();
   w.raw(Buffer.from(magic, 'latin1'));
   w.u32(3);
   w.u64(tensorCountOverride ?? tensors.length);
-  const kv = [
+  const splitKv = split ? [['split.no', 2, (x) => { const b = Buffer.alloc(2); b.writeUInt16LE(part - 1); x.raw(b); }],
+    ['split.count', 2, (x) => { const b = Buffer.alloc(2); b.writeUInt16LE(parts); x.raw(b); }],
+    ['split.tensors.count', 5, (x) => { const b = Buffer.alloc(4); b.writeInt32LE(all); x.raw(b); }]] : [];
+  const kv = part > 1 ? splitKv : [...splitKv,
     ['general.architecture', 8, (x) => x.str('llama')], ['general.name', 8, (x) => x.str(name)],
     ['llama.block_count', 4, (x) => x.u32(layers)], ['llama.embedding_length', 4, (x) => x.u32(hidden)],
     ['llama.feed_forward_length', 4, (x) => x.u32(ffn)], ['llama.attention.head_count', 4, (x) => x.u32(heads)],

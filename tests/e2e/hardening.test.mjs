@@ -24,7 +24,7 @@ async function watched(query = '') {
   return p;
 }
 
-test('using every view, importing and exporting: no request leaves 127.0.0.1 and no CSP violation', async () => {
+test('using every view, importing, measuring, calibrating and exporting: no request leaves 127.0.0.1 and no CSP violation', async () => {
   const { page, errors, requests } = await watched();
   await page.getByTestId('input-machine-search').fill('m3');
   await page.getByTestId('input-machine').selectOption('m3-ultra-80c');
@@ -49,10 +49,19 @@ test('using every view, importing and exporting: no request leaves 127.0.0.1 and
   await page.waitForFunction(() => /GGUF v3/.test(document.querySelector('[data-testid=import-status]').textContent));
   await page.getByTestId('import-config').fill(await readFile(new URL('../fixtures/gpt-oss-20b.config.json', import.meta.url), 'utf8'));
   await page.getByTestId('import-config-apply').click();
+  await page.getByTestId('calibrate-input').fill(await readFile(new URL('../fixtures/pastes/llama-bench-4090.md', import.meta.url), 'utf8'));
+  await page.getByTestId('calibrate-apply').click();
+  await page.getByTestId('input-target').fill('20');
+  await page.getByTestId('input-min-tok-s').fill('5');
+  await page.getByTestId('sort-model-memory').click();
+  await page.getByTestId('measure-start').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=measure-status]').textContent === 'Done.', null, { timeout: 30000 });
+  await page.getByTestId('measure-use').click();
   await Promise.all([page.waitForEvent('download'), page.getByTestId('export-machines-csv').click()]);
+  await Promise.all([page.waitForEvent('download'), page.getByTestId('export-models-csv').click()]);
   await Promise.all([page.waitForEvent('download'), page.getByTestId('export-chart-spec-png').click()]);
   const embed = await openPage(browser);
-  await embed.page.goto(server.base + '?embed=1&view=machines,context,quants,spill,batch,spec,table');
+  await embed.page.goto(server.base + '?embed=1&view=machines,context,quants,spill,batch,spec,table,models&src=org/name');
   await ceiling(embed.page);
   await page.waitForTimeout(300);
   const outside = [...requests, ...embed.requests].filter((u) => !u.startsWith('http://127.0.0.1:') && !u.startsWith('blob:') && !u.startsWith('data:'));
@@ -63,7 +72,10 @@ test('using every view, importing and exporting: no request leaves 127.0.0.1 and
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]+'/);
   assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+';/);
   assert.ok(!/unsafe-inline/.test(csp), 'no inline script or style beyond the hashed ones');
-  assert.ok(!/https?:/.test(csp), 'no remote origin in the policy');
+  // The only remote origins: the Hugging Face import's, for connections only.
+  assert.match(csp, /connect-src 'self' https:\/\/huggingface\.co https:\/\/\*\.hf\.co;/);
+  assert.match(csp, /worker-src 'self';/);
+  assert.ok(!/https?:/.test(csp.replace(/connect-src [^;]*;/, '')), 'no remote origin elsewhere in the policy');
 });
 
 test('an injected inline script or style is refused by the policy', async () => {

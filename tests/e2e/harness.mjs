@@ -41,13 +41,16 @@ function chromePath() {
   return execSync('command -v chromium || command -v google-chrome', { shell: '/bin/sh' }).toString().trim();
 }
 
-/** Launches headless Chromium (playwright gives it a fresh temporary profile) with no background networking. */
-export async function launch() {
+/**
+ * Launches headless Chromium (playwright gives it a fresh temporary profile) with no background
+ * networking; `extra` adds flags (a WebGPU adapter, host mappings).
+ */
+export async function launch(extra = []) {
   return chromium.launch({
     executablePath: chromePath(),
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra],
   });
 }
 

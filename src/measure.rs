@@ -1,0 +1,389 @@
+//! Measuring the machine's memory bandwidth: what the page's probe reports
+//! (public/measure-worker.js: WebAssembly reads in Web Workers, and a WebGPU compute shader),
+//! how a figure becomes the scenario's machine, and the command line's own probe.
+//!
+//! The probe's figures are what this browser could read, not a spec sheet: a CPU figure is the
+//! CPU side's read bandwidth (on Apple silicon the CPU cores reach only part of the unified
+//! memory's peak), a GPU figure what a compute shader streamed. A software adapter's figure
+//! (SwiftShader, a fallback adapter) is shown but never used.
+
+use crate::catalog::{Catalog, Kind, Machine};
+use crate::scenario::{Key, Scenario, Value};
+
+/// The CPU side's figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CpuFigure {
+    pub bandwidth_gbs: f64,
+    pub threads: u32,
+    /// Why the test read less memory than it meant to, if it did.
+    pub notice: Option<String>,
+}
+
+/// The GPU's figure and what the browser says of the adapter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpuFigure {
+    pub bandwidth_gbs: f64,
+    pub vendor: String,
+    pub architecture: String,
+    pub description: String,
+    /// A software (fallback) adapter: not the user's GPU.
+    pub fallback: bool,
+}
+
+/// One message from the probe.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Progress { value: f64, text: String },
+    Cpu(CpuFigure),
+    CpuFailed(String),
+    Gpu(GpuFigure),
+    GpuMissing(String),
+    Done,
+}
+
+/// Reads one message (JSON text) from the probe.
+pub fn parse_message(text: &str) -> Result<Message, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("the probe sent {e}"))?;
+    let s = |k: &str| v.get(k).and_then(serde_json::Value::as_str).unwrap_or_default().to_string();
+    let bandwidth = || {
+        v.get("bandwidth_gbs")
+            .and_then(serde_json::Value::as_f64)
+            .filter(|b| b.is_finite() && *b >= 0.0)
+            .ok_or("the probe sent a figure without its bandwidth")
+    };
+    Ok(match v.get("type").and_then(serde_json::Value::as_str) {
+        Some("progress") => Message::Progress {
+            value: v.get("value").and_then(serde_json::Value::as_f64).unwrap_or(0.0).clamp(0.0, 1.0),
+            text: s("text"),
+        },
+        Some("cpu") => Message::Cpu(CpuFigure {
+            bandwidth_gbs: bandwidth()?,
+            threads: v.get("threads").and_then(serde_json::Value::as_u64).unwrap_or(1).min(4096) as u32,
+            notice: v.get("notice").and_then(serde_json::Value::as_str).map(str::to_string),
+        }),
+        Some("cpu-failed") => Message::CpuFailed(s("reason")),
+        Some("gpu") => Message::Gpu(GpuFigure {
+            bandwidth_gbs: bandwidth()?,
+            vendor: s("vendor"),
+            architecture: s("architecture"),
+            description: s("description"),
+            fallback: v.get("fallback").and_then(serde_json::Value::as_bool).unwrap_or(false),
+        }),
+        Some("gpu-missing") => Message::GpuMissing(s("reason")),
+        Some("done") => Message::Done,
+        _ => return Err("the probe sent a message of no known type".into()),
+    })
+}
+
+/// The GPU figure Use as machine may take: a real adapter's.
+pub fn usable_gpu(gpu: Option<&GpuFigure>) -> Option<&GpuFigure> {
+    gpu.filter(|g| !g.fallback && g.bandwidth_gbs.is_finite() && g.bandwidth_gbs > 0.0)
+}
+
+/// The figure Use as machine takes and how it was measured (`webgpu` or `cpu`): the GPU's on a
+/// real adapter, else the CPU's.
+pub fn taken(cpu: Option<&CpuFigure>, gpu: Option<&GpuFigure>) -> Option<(f64, &'static str)> {
+    usable_gpu(gpu)
+        .map(|g| (g.bandwidth_gbs, "webgpu"))
+        .or_else(|| cpu.filter(|c| c.bandwidth_gbs > 0.0).map(|c| (c.bandwidth_gbs, "cpu")))
+}
+
+/// Catalog machines that an adapter's vendor and architecture (all a browser tells) may be.
+/// Vendor ids and architecture names as Chromium reports them (Dawn's `gpu_info` tables).
+const ARCHITECTURES: &[(&str, &str, &[&str])] = &[
+    ("nvidia", "turing", &["RTX 20", "TITAN RTX", "Tesla T4", "GTX 16"]),
+    ("nvidia", "ampere", &["RTX 30", "A100", "RTX A", "A40", "A10"]),
+    ("nvidia", "lovelace", &["RTX 40", "L40", "L4 ", "Ada"]),
+    ("nvidia", "hopper", &["H100", "H200", "GH200"]),
+    ("nvidia", "blackwell", &["RTX 50", "B200", "B300", "GB10", "DGX Spark", "RTX PRO"]),
+    ("amd", "rdna-2", &["RX 6"]),
+    ("amd", "rdna-3", &["RX 7", "780M", "W7"]),
+    ("amd", "rdna-3.5", &["Strix", "Ryzen AI", "890M"]),
+    ("amd", "rdna-4", &["RX 9", "R9700"]),
+    ("amd", "cdna-3", &["MI300", "MI325"]),
+    ("intel", "xe-hpg", &["Arc A"]),
+    ("intel", "xe-lpg", &["Meteor Lake", "Arc 140"]),
+    ("intel", "xe2", &["Arc B", "Lunar Lake", "Arc 140V"]),
+];
+
+/// The catalog machines an adapter may be: by vendor and architecture where the table knows
+/// the architecture, every Apple machine for an Apple adapter.
+pub fn adapter_matches<'a>(cat: &'a Catalog, gpu: &GpuFigure) -> Vec<&'a Machine> {
+    let vendor = gpu.vendor.to_ascii_lowercase();
+    let arch = gpu.architecture.to_ascii_lowercase();
+    if vendor.contains("apple") {
+        return cat.machines.iter().filter(|m| m.kind == Kind::Apple).collect();
+    }
+    let Some((_, _, names)) = ARCHITECTURES.iter().find(|(v, a, _)| vendor.contains(v) && arch == *a) else {
+        return Vec::new();
+    };
+    cat.machines.iter().filter(|m| names.iter().any(|n| m.name.contains(n))).collect()
+}
+
+/// Puts the measured figures into the scenario. A GPU figure becomes the machine's bandwidth
+/// (`bw`, the chosen catalog machine's other figures kept as a custom machine's), with the CPU
+/// figure as `ram_bw` on a discrete GPU; a CPU figure alone is `ram_bw` on a discrete-GPU machine
+/// and the bandwidth on any other. `measured` says which.
+pub fn apply(s: &mut Scenario, cat: &Catalog, cpu: Option<&CpuFigure>, gpu: Option<&GpuFigure>) -> Result<(), String> {
+    let Some((figure, how)) = taken(cpu, gpu) else {
+        return Err("nothing measured to use yet".into());
+    };
+    let machine = crate::views::machine_id(s).and_then(|id| cat.machine(id).ok());
+    let kind = machine.map_or_else(|| s.kind().unwrap_or(Kind::Gpu), |m| m.kind);
+    let number = |v: f64| Value::Number((v * 10.0).round() / 10.0);
+    let cpu_figure = cpu.map(|c| c.bandwidth_gbs).filter(|v| *v > 0.0);
+    if how == "cpu" && kind == Kind::Gpu {
+        // The CPU side is the slow pool of a discrete-GPU machine; VRAM keeps its figure.
+        s.put(Key::RamBw, number(figure));
+    } else {
+        if let Some(m) = machine {
+            // A custom machine with the catalog machine's other figures.
+            s.put_if_unset(Key::Mem, Some(Value::Number(m.memory_gib)));
+            s.put_if_unset(Key::Kind, Some(Value::Kind(m.kind)));
+            s.put_if_unset(Key::Tflops, m.fp16_tflops.map(Value::Number));
+            s.put_if_unset(Key::Backend, Some(Value::Text(m.default_backend().id().to_string())));
+            s.clear(Key::Hw);
+        }
+        s.put(Key::Bw, number(figure));
+        if kind == Kind::Gpu {
+            if let Some(c) = cpu_figure {
+                s.put(Key::RamBw, number(c));
+            }
+        }
+    }
+    s.put(Key::Measured, Value::Text(how.to_string()));
+    Ok(())
+}
+
+/// The headline figure of the result: the one Use as machine takes, to one decimal, then what
+/// it is and how it compares with the chosen machine's spec.
+/// `spec` is the chosen catalog machine's name, bandwidth and kind: on a discrete GPU a CPU
+/// figure is system RAM's, with no spec of its own to compare.
+pub fn result_text(cpu: Option<&CpuFigure>, gpu: Option<&GpuFigure>, spec: Option<(&str, f64, Kind)>) -> Option<String> {
+    let (figure, how) = taken(cpu, gpu)?;
+    let what = if how == "webgpu" { "through WebGPU" } else { "by the CPU cores" };
+    let compare = match spec {
+        Some((_, _, Kind::Gpu)) if how == "cpu" => "; on this discrete-GPU machine that is system RAM's bandwidth (ram_bw)".to_string(),
+        Some((name, bw, _)) => format!(
+            "; {name}'s spec says {} GB/s, so this is {:.0}% of it",
+            crate::views::trim(bw),
+            100.0 * figure / bw
+        ),
+        None => String::new(),
+    };
+    Some(format!("{figure:.1} GB/s read {what}{compare}."))
+}
+
+/// The CPU line.
+pub fn cpu_text(c: &CpuFigure) -> String {
+    let notice = c.notice.as_ref().map_or(String::new(), |n| format!(" ({n})"));
+    format!("CPU: {:.1} GB/s with {} workers{notice}", c.bandwidth_gbs, c.threads)
+}
+
+/// The GPU line.
+pub fn gpu_text(g: &GpuFigure) -> String {
+    let adapter = [g.vendor.as_str(), g.architecture.as_str(), g.description.as_str()]
+        .iter()
+        .filter(|t| !t.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let adapter = if adapter.is_empty() {
+        "an adapter that does not name itself".to_string()
+    } else {
+        adapter
+    };
+    if g.fallback {
+        format!("GPU: {:.1} GB/s on {adapter}: software, not your GPU, so not used", g.bandwidth_gbs)
+    } else {
+        format!("GPU: {:.1} GB/s on {adapter}", g.bandwidth_gbs)
+    }
+}
+
+/// The command line's probe: every core reads its own buffer at once.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod host {
+    use serde::Serialize;
+    use std::time::{Duration, Instant};
+
+    /// `tokbound measure`'s JSON.
+    #[derive(Clone, Debug, Serialize)]
+    pub struct HostFigure {
+        pub bandwidth_gbs: f64,
+        pub threads: usize,
+        /// Bytes read in the best pass.
+        pub bytes: u64,
+        pub seconds: f64,
+    }
+
+    fn read(buf: &[u64]) -> u64 {
+        // Four sums, so the loads are independent and the compiler may use SIMD.
+        let mut acc = [0u64; 4];
+        for chunk in buf.chunks_exact(4) {
+            for (a, v) in acc.iter_mut().zip(chunk) {
+                *a = a.wrapping_add(*v);
+            }
+        }
+        acc.iter().fold(0u64, |s, a| s.wrapping_add(*a))
+    }
+
+    /// Reads `total_bytes` (split among the threads) in `passes` timed passes of at least
+    /// `pass_time` each; the best pass's figure.
+    pub fn measure(total_bytes: usize, passes: usize, pass_time: Duration) -> HostFigure {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let per = (total_bytes / threads / 8).max(1024);
+        let mut best: Option<HostFigure> = None;
+        let buffers: Vec<Vec<u64>> = (0..threads).map(|i| vec![i as u64 + 1; per]).collect();
+        for _ in 0..passes {
+            let start = std::sync::Barrier::new(threads);
+            let results: Vec<(u64, f64, u64)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = buffers
+                    .iter()
+                    .map(|buf| {
+                        let start = &start;
+                        scope.spawn(move || {
+                            start.wait();
+                            let t0 = Instant::now();
+                            let (mut bytes, mut sum) = (0u64, 0u64);
+                            while t0.elapsed() < pass_time {
+                                sum = sum.wrapping_add(read(std::hint::black_box(buf)));
+                                bytes += (buf.len() * 8) as u64;
+                            }
+                            (bytes, t0.elapsed().as_secs_f64(), sum)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().unwrap_or((0, 1.0, 0))).collect()
+            });
+            std::hint::black_box(results.iter().map(|r| r.2).sum::<u64>());
+            let bytes: u64 = results.iter().map(|r| r.0).sum();
+            let seconds = results.iter().map(|r| r.1).fold(0.0, f64::max);
+            let gbs = bytes as f64 / seconds / 1e9;
+            if best.as_ref().is_none_or(|b| gbs > b.bandwidth_gbs) {
+                best = Some(HostFigure {
+                    bandwidth_gbs: gbs,
+                    threads,
+                    bytes,
+                    seconds,
+                });
+            }
+        }
+        best.unwrap_or(HostFigure {
+            bandwidth_gbs: 0.0,
+            threads,
+            bytes: 0,
+            seconds: 0.0,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    fn gpu(vendor: &str, arch: &str, fallback: bool) -> GpuFigure {
+        GpuFigure {
+            bandwidth_gbs: 800.0,
+            vendor: vendor.into(),
+            architecture: arch.into(),
+            description: String::new(),
+            fallback,
+        }
+    }
+
+    #[test]
+    fn messages_are_read_and_junk_is_an_error() {
+        assert_eq!(
+            parse_message(r#"{"type":"cpu","bandwidth_gbs":40.5,"threads":8,"bytes":1,"seconds":0.25,"notice":null}"#).unwrap(),
+            Message::Cpu(CpuFigure {
+                bandwidth_gbs: 40.5,
+                threads: 8,
+                notice: None
+            })
+        );
+        assert!(matches!(parse_message(r#"{"type":"gpu-missing","reason":"no"}"#).unwrap(), Message::GpuMissing(r) if r == "no"));
+        assert!(
+            matches!(parse_message(r#"{"type":"progress","value":7,"text":"x"}"#).unwrap(), Message::Progress { value, .. } if value == 1.0)
+        );
+        assert!(parse_message("{").is_err());
+        assert!(parse_message(r#"{"type":"cpu"}"#).is_err());
+        assert!(parse_message(r#"{"type":"hello"}"#).is_err());
+    }
+
+    #[test]
+    fn a_software_adapter_is_never_taken() {
+        let cpu = CpuFigure {
+            bandwidth_gbs: 50.0,
+            threads: 4,
+            notice: None,
+        };
+        assert_eq!(taken(Some(&cpu), Some(&gpu("google", "swiftshader", true))), Some((50.0, "cpu")));
+        assert_eq!(taken(Some(&cpu), Some(&gpu("nvidia", "lovelace", false))), Some((800.0, "webgpu")));
+        assert_eq!(taken(None, None), None);
+        assert!(gpu_text(&gpu("google", "", true)).contains("software, not your GPU"));
+    }
+
+    #[test]
+    fn adapters_offer_the_machines_of_their_architecture() {
+        let cat = catalog();
+        let ada = adapter_matches(cat, &gpu("nvidia", "lovelace", false));
+        assert!(ada.iter().any(|m| m.id == "rtx-4090"));
+        assert!(ada.iter().all(|m| !m.name.contains("RTX 30")));
+        let apple = adapter_matches(cat, &gpu("apple", "metal-3", false));
+        assert!(!apple.is_empty() && apple.iter().all(|m| m.kind == Kind::Apple));
+        assert!(adapter_matches(cat, &gpu("", "", true)).is_empty());
+    }
+
+    #[test]
+    fn use_as_machine_puts_each_figure_where_it_belongs() {
+        let cat = catalog();
+        let cpu = CpuFigure {
+            bandwidth_gbs: 61.24,
+            threads: 8,
+            notice: None,
+        };
+        // A discrete GPU with only a CPU figure: system RAM's bandwidth.
+        let (mut s, _) = Scenario::from_query("hw=rtx-4090");
+        apply(&mut s, cat, Some(&cpu), None).unwrap();
+        assert_eq!(s.to_query(), "v=1&measured=cpu&ram_bw=61.2");
+        // With a GPU figure: the machine's bandwidth, its other figures kept.
+        let (mut s, _) = Scenario::from_query("hw=rx-7900-xtx");
+        apply(&mut s, cat, Some(&cpu), Some(&gpu("amd", "rdna-3", false))).unwrap();
+        let inputs = s.resolve(cat).unwrap();
+        assert_eq!(inputs.machine.bandwidth_gbs, 800.0);
+        assert_eq!(inputs.machine.memory_gib, Some(24.0));
+        assert_eq!(s.backend(cat).id(), "rocm");
+        assert_eq!(s.text(Key::Measured), Some("webgpu"));
+        assert_eq!(s.number(Key::RamBw), Some(61.2));
+        // A Mac with a CPU figure: that is its bandwidth.
+        let (mut s, _) = Scenario::from_query("hw=m4-max-40c");
+        apply(&mut s, cat, Some(&cpu), Some(&gpu("google", "swiftshader", true))).unwrap();
+        assert_eq!(s.number(Key::Bw), Some(61.2));
+        assert_eq!(s.kind(), Some(Kind::Apple));
+        assert!(!s.has(Key::Hw));
+        assert!(apply(&mut s, cat, None, None).is_err());
+    }
+
+    #[test]
+    fn the_result_leads_with_the_figure_taken() {
+        let cpu = CpuFigure {
+            bandwidth_gbs: 61.24,
+            threads: 8,
+            notice: None,
+        };
+        let t = result_text(Some(&cpu), None, Some(("Apple M4 Max", 546.0, Kind::Apple))).unwrap();
+        assert!(
+            t.starts_with("61.2 GB/s read by the CPU cores; Apple M4 Max's spec says 546 GB/s, so this is 11% of it"),
+            "{t}"
+        );
+        let t = result_text(Some(&cpu), None, Some(("RTX 4090", 1008.0, Kind::Gpu))).unwrap();
+        assert!(t.ends_with("that is system RAM's bandwidth (ram_bw)."), "{t}");
+    }
+
+    #[test]
+    fn the_host_probe_reads_memory() {
+        let f = host::measure(8 << 20, 2, std::time::Duration::from_millis(20));
+        assert!(f.bandwidth_gbs > 0.1 && f.bytes > 0 && f.seconds > 0.0 && f.threads >= 1, "{f:?}");
+    }
+}
