@@ -34,9 +34,9 @@ fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
             .prop_map(|(m, e, l, b)| Value::Text(format!("{m}~{e}~{l}~{b}")))
             .boxed(),
         ValueKind::HubSource => (
-            "[A-Za-z0-9][A-Za-z0-9._-]{0,12}",
-            "[A-Za-z0-9][A-Za-z0-9._-]{0,12}",
-            option::of("[A-Za-z0-9_-]{1,12}"),
+            "[A-Za-z0-9][A-Za-z0-9_-]{0,8}(\\.[A-Za-z0-9_-]{1,4})?",
+            "[A-Za-z0-9][A-Za-z0-9_-]{0,8}(\\.[A-Za-z0-9_-]{1,4})?",
+            option::of("[A-Za-z0-9][A-Za-z0-9_-]{0,11}"),
         )
             .prop_map(|(org, name, file)| Value::Text(file.map_or(format!("{org}/{name}"), |f| format!("{org}/{name}/{f}.gguf"))))
             .boxed(),
