@@ -236,17 +236,25 @@ pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
     let hw = machine_id(s);
     let class = hw.and_then(|h| cat.machine(h).ok()).map(crate::catalog::Machine::class);
     let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
+    // This runs at every keystroke: the machines of the class and the models of the family
+    // first, then one pass over the measurements.
+    let peers: std::collections::HashSet<&str> =
+        cat.machines.iter().filter(|m| Some(m.class()) == class).map(|m| m.id.as_str()).collect();
+    let family: std::collections::HashSet<&str> = cat
+        .models
+        .iter()
+        .filter(|m| m.id == model.id || (!model.family.is_empty() && m.family == model.family))
+        .map(|m| m.id.as_str())
+        .collect();
     let mut found: Vec<(u32, f64, &crate::catalog::Measurement)> = cat
         .decode_measurements()
         .filter_map(|m| {
-            let machine = cat.machine(&m.hw).ok()?;
             let same_machine = Some(m.hw.as_str()) == hw;
-            if !same_machine && Some(machine.class()) != class {
+            if !same_machine && !peers.contains(m.hw.as_str()) {
                 return None;
             }
             let same_model = m.model == model.id;
-            let measured_model = cat.model(&m.model).ok()?;
-            if !same_model && (model.family.is_empty() || measured_model.family != model.family) {
+            if !family.contains(m.model.as_str()) {
                 return None;
             }
             let rank = u32::from(!same_machine) * 4 + u32::from(!same_model) * 2 + u32::from(Some(m.quant.as_str()) != quant);
@@ -810,6 +818,21 @@ mod tests {
             order.iter().map(|&i| rows[i].id.clone()).collect::<Vec<_>>(),
             apple.iter().map(|r| r.id.clone()).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn provenance_puts_exact_measurements_first_then_the_class_and_family() {
+        let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3-8b&quant=q4_k_m&ctx=256");
+        let p = provenance(&s, catalog(), 3);
+        assert_eq!(p.len(), 3);
+        assert!(p[0].exact && p[0].text.starts_with("NVIDIA GeForce RTX 4090") && p[0].text.contains("130.6 tok/s"), "{p:?}");
+        assert!(p.iter().all(|x| x.url.starts_with("https://")));
+        // A machine with no run of its own: its class's runs of the family, none marked exact.
+        let (s, _) = Scenario::from_query("hw=rtx-4070-ti-super&model=llama-3.1-8b");
+        let p = provenance(&s, catalog(), 5);
+        assert!(!p.is_empty() && p.iter().all(|x| !x.exact), "{p:?}");
+        let (custom, _) = Scenario::from_query("params=7&weights=4GB");
+        assert!(provenance(&custom, catalog(), 3).is_empty());
     }
 
     #[test]
