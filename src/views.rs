@@ -238,8 +238,12 @@ pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
     let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
     // This runs at every keystroke: the machines of the class and the models of the family
     // first, then one pass over the measurements.
-    let peers: std::collections::HashSet<&str> =
-        cat.machines.iter().filter(|m| Some(m.class()) == class).map(|m| m.id.as_str()).collect();
+    let peers: std::collections::HashSet<&str> = cat
+        .machines
+        .iter()
+        .filter(|m| Some(m.class()) == class)
+        .map(|m| m.id.as_str())
+        .collect();
     let family: std::collections::HashSet<&str> = cat
         .models
         .iter()
@@ -825,7 +829,10 @@ mod tests {
         let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3-8b&quant=q4_k_m&ctx=256");
         let p = provenance(&s, catalog(), 3);
         assert_eq!(p.len(), 3);
-        assert!(p[0].exact && p[0].text.starts_with("NVIDIA GeForce RTX 4090") && p[0].text.contains("130.6 tok/s"), "{p:?}");
+        assert!(
+            p[0].exact && p[0].text.starts_with("NVIDIA GeForce RTX 4090") && p[0].text.contains("130.6 tok/s"),
+            "{p:?}"
+        );
         assert!(p.iter().all(|x| x.url.starts_with("https://")));
         // A machine with no run of its own: its class's runs of the family, none marked exact.
         let (s, _) = Scenario::from_query("hw=rtx-4070-ti-super&model=llama-3.1-8b");
