@@ -238,13 +238,13 @@ pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
     let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
     // This runs at every keystroke: the machines of the class and the models of the family
     // first, then one pass over the measurements.
-    let peers: std::collections::HashSet<&str> = cat
+    let peers: std::collections::BTreeSet<&str> = cat
         .machines
         .iter()
         .filter(|m| Some(m.class()) == class)
         .map(|m| m.id.as_str())
         .collect();
-    let family: std::collections::HashSet<&str> = cat
+    let family: std::collections::BTreeSet<&str> = cat
         .models
         .iter()
         .filter(|m| m.id == model.id || (!model.family.is_empty() && m.family == model.family))
