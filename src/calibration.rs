@@ -279,8 +279,14 @@ impl Calibration {
             kinds.push((kind, level(&rows, &global)));
         }
         let mut classes = Vec::new();
+        // Classes in order, so a vendor's GDDR class is fitted before its HBM class, which it
+        // parents: the same vendor's software stack says more about an HBM part than the kind.
         for class in points.iter().map(|p| p.class).collect::<BTreeSet<_>>() {
-            let parent = kinds.iter().find(|k| k.0 == class.kind).map_or(global, |k| k.1);
+            let sibling = classes.iter().find(|c: &&(Class, Fitted)| c.0 == Class { hbm: false, ..class });
+            let parent = sibling
+                .map(|c| c.1)
+                .or_else(|| kinds.iter().find(|k| k.0 == class.kind).map(|k| k.1))
+                .unwrap_or(global);
             let rows: Vec<&Point> = all.iter().copied().filter(|p| p.class == class).collect();
             classes.push((class, level(&rows, &parent)));
         }
@@ -304,6 +310,10 @@ impl Calibration {
             return (g.1, Level::Group);
         }
         if let Some(c) = self.classes.iter().find(|c| c.0 == class) {
+            return (c.1, Level::Class);
+        }
+        // An HBM class never measured takes its vendor's GDDR class.
+        if let Some(c) = self.classes.iter().find(|c| class.hbm && c.0 == Class { hbm: false, ..class }) {
             return (c.1, Level::Class);
         }
         if let Some(k) = self.kinds.iter().find(|k| k.0 == class.kind) {
