@@ -90,6 +90,8 @@ pub fn App() -> impl IntoView {
                 .map(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
         })
     };
+    // Whether the error line shows: it changes far less often than the problems themselves.
+    let has_problems = Memo::new(move |_| resolved.with(Result::is_err));
     let machine_rows = Memo::new(move |_| {
         scenario
             .with(|s| {
@@ -208,24 +210,22 @@ pub fn App() -> impl IntoView {
             <Notices notices=notices />
             <div class="layout">
                 <div on:input=on_input.clone() on:change=on_change.clone()>
-                    <Show when=move || form.get()>
-                        <InputsForm />
-                    </Show>
+                    {move || form.get().then(|| view! { <InputsForm /> })}
                 </div>
                 <div class="results">
-                    <Show when=move || problems().is_some()>
+                    {move || has_problems.get().then(|| view! {
                         <p class="scenario-error" role="alert" data-testid="scenario-error">
                             {move || problems().unwrap_or_default()}
                             " — showing the last valid estimate."
                         </p>
-                    </Show>
+                    })}
                     <Headline estimate=current />
                     // With the headline, not after it: arriving later it would push the form down
                     // where the two stack.
                     <Provenance />
                 </div>
             </div>
-            <Show when=move || below.get()>
+            {move || below.get().then(|| view! {
                 // The tables' own fields (target, minimum speed) write the address as the form's do.
                 <div on:input=on_input.clone() on:change=on_change.clone()>
                     <ComparisonTable rows=machine_rows />
@@ -237,7 +237,7 @@ pub fn App() -> impl IntoView {
                 <CalibratePanel />
                 <SharePanel />
                 <HowItWorks />
-            </Show>
+            })}
         </main>
         <footer>
             <p>"tokbound runs entirely in your browser: no request leaves this page. Every catalog number keeps its source."</p>

@@ -290,12 +290,12 @@ pub fn ImportPanel() -> impl IntoView {
             </label>
             <div class="share-row">
                 <button type="button" data-testid="import-url-apply" on:click=apply_url>"Read from Hugging Face"</button>
-                <Show when=move || !hub_files.with(|f| f.1.is_empty())>
+                {move || (!hub_files.with(|f| f.1.is_empty())).then(|| view! {
                     <select data-testid="import-url-file" on:change=choose_file>
                         <option value="">"choose a GGUF file…"</option>
                         {move || hub_files.get().1.into_iter().map(|f| { let label = f.clone(); view! { <option value=f>{label}</option> } }).collect_view()}
                     </select>
-                </Show>
+                })}
             </div>
             <p class="hint">
                 "This reads only the repository's file list, its config.json, or a GGUF file's header (by Range requests), from huggingface.co: the one request this page ever makes, and only when you press the button."

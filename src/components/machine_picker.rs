@@ -123,7 +123,7 @@ pub fn MachinePicker() -> impl IntoView {
                         .unwrap_or_default()
                 }}
             </p>
-            <Show when=move || is_custom.get()>
+            {move || is_custom.get().then(|| view! {
                 <div class="custom-fields">
                     <NumberField key=Key::Bw label="Bandwidth" hint="GB/s" testid="input-bw" />
                     <NumberField key=Key::Mem label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
@@ -143,7 +143,7 @@ pub fn MachinePicker() -> impl IntoView {
                     </label>
                     <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
                 </div>
-            </Show>
+            })}
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
             <super::measure_panel::MeasurePanel />

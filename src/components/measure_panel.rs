@@ -133,6 +133,9 @@ pub fn MeasurePanel() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    // The list of likely adapters shows once there is one (the probe's progress changes the
+    // state often; the list is built only when it appears).
+    let any_match = Memo::new(move |_| !matches().is_empty());
     view! {
         <div class="measure" aria-label="measure this machine">
             <div class="share-row">
@@ -153,7 +156,7 @@ pub fn MeasurePanel() -> impl IntoView {
             <p data-testid="measure-result">{result}</p>
             <p class="hint" data-testid="measure-cpu-result">{move || state.with(|st| st.cpu.as_ref().map(measure::cpu_text))}</p>
             <p class="hint" data-testid="measure-gpu-result">{move || state.with(|st| st.gpu.as_ref().map(measure::gpu_text).or_else(|| st.gpu_note.clone()))}</p>
-            <Show when=move || !matches().is_empty()>
+            {move || any_match.get().then(|| view! {
                 <label class="field wide">
                     <span class="field-label">"This adapter may be"</span>
                     <select
@@ -170,7 +173,7 @@ pub fn MeasurePanel() -> impl IntoView {
                         {move || matches().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
                     </select>
                 </label>
-            </Show>
+            })}
             <button
                 type="button"
                 data-testid="measure-use"

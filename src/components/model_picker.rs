@@ -66,7 +66,7 @@ pub fn ModelPicker() -> impl IntoView {
                 <span class="field-label">"Model"</span>
                 <select data-testid="input-model" on:change={on_change} node_ref=select></select>
             </label>
-            <Show when=move || is_custom.get()>
+            {move || is_custom.get().then(|| view! {
                 <div class="custom-fields">
                     <NumberField key=Key::Params label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
                     <NumberField key=Key::Active label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
@@ -75,7 +75,7 @@ pub fn ModelPicker() -> impl IntoView {
                     <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
                     <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
                 </div>
-            </Show>
+            })}
         </fieldset>
     }
 }

@@ -9,11 +9,11 @@ pub fn Notices(
     notices: ReadSignal<Vec<String>>,
 ) -> impl IntoView {
     view! {
-        <Show when=move || notices.with(|n| !n.is_empty())>
+        {move || notices.with(|n| !n.is_empty()).then(|| view! {
             <div class="notices" role="alert" data-testid="url-notices">
                 <p>"Some values in this link could not be used:"</p>
                 <ul>{move || notices.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
             </div>
-        </Show>
+        })}
     }
 }
