@@ -4,8 +4,6 @@
 
 pub mod keys;
 
-use std::collections::BTreeMap;
-
 use crate::calibration::{Backend, Class, Vendor};
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
@@ -116,9 +114,18 @@ impl std::fmt::Display for Size {
 
 /// Every input the user can set: the scenario-scope keys that are given (an absent key means
 /// "the default", or "not given" for custom keys).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
-    values: BTreeMap<Key, Value>,
+    /// One slot per key, at `key as usize` (the key table is in key order, which a test checks).
+    values: Vec<Option<Value>>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            values: vec![None; keys::KEYS.len()],
+        }
+    }
 }
 
 /// A key whose value could not be used.
@@ -167,34 +174,34 @@ impl Scenario {
     pub fn set(&mut self, key: Key, text: &str) -> Result<(), String> {
         let value = key.spec().value.parse(text).map_err(|e| quote_err(text, e))?;
         if key != Key::V {
-            self.values.insert(key, value);
+            self.put(key, value);
         }
         Ok(())
     }
 
     /// Puts an already parsed value.
     pub fn put(&mut self, key: Key, value: Value) {
-        self.values.insert(key, value);
+        self.values[key as usize] = Some(value);
     }
 
     /// Puts `value` only where `key` is not set yet.
     pub fn put_if_unset(&mut self, key: Key, value: Option<Value>) {
         if let (false, Some(v)) = (self.has(key), value) {
-            self.values.insert(key, v);
+            self.put(key, v);
         }
     }
 
     /// Unsets one key (back to its default, or "not given").
     pub fn clear(&mut self, key: Key) {
-        self.values.remove(&key);
+        self.values[key as usize] = None;
     }
 
     pub fn get(&self, key: Key) -> Option<&Value> {
-        self.values.get(&key)
+        self.values[key as usize].as_ref()
     }
 
     pub fn has(&self, key: Key) -> bool {
-        self.values.contains_key(&key)
+        self.values[key as usize].is_some()
     }
 
     /// A number key's value.
@@ -273,7 +280,9 @@ impl Scenario {
 
     /// Moves the scenario to catalog model `id`: a custom model's keys and its weight file go.
     pub fn choose_model(&mut self, id: &str) {
-        self.values.retain(|k, _| k.spec().group != keys::Group::CustomModel);
+        for key in Key::all().filter(|k| k.spec().group == keys::Group::CustomModel) {
+            self.clear(key);
+        }
         self.clear(Key::Weights);
         self.clear(Key::Src);
         if id == DEFAULT_MODEL {
@@ -285,7 +294,7 @@ impl Scenario {
 
     /// Does any custom-model key stand in this scenario?
     pub fn has_custom_model_keys(&self) -> bool {
-        self.values.keys().any(|k| k.spec().group == keys::Group::CustomModel)
+        Key::all().any(|k| k.spec().group == keys::Group::CustomModel && self.has(k))
     }
 
     /// A custom machine: `bw` without `hw`.
@@ -300,7 +309,7 @@ impl Scenario {
 
     /// Every key that is set, with its value as text, in link order (defaults included).
     pub fn pairs(&self) -> Vec<(Key, String)> {
-        self.values.iter().map(|(k, v)| (*k, v.text())).collect()
+        Key::all().filter_map(|k| Some((k, self.get(k)?.text()))).collect()
     }
 
     /// The text of one key if it is set.
