@@ -72,6 +72,20 @@ fn main() {
         cat.models.len(),
         model_times[model_times.len() / 2] * 1e3
     );
+    // Provenance runs at every keystroke: the measured points nearest the scenario.
+    let mut prov_times = Vec::new();
+    for _ in 0..200 {
+        let t = Instant::now();
+        let found = tokbound::views::provenance(&base, cat, 5);
+        prov_times.push(t.elapsed().as_secs_f64());
+        assert!(!found.is_empty(), "the default scenario has measured neighbours");
+    }
+    prov_times.sort_by(f64::total_cmp);
+    println!(
+        "provenance: nearest measured points over {} decode runs: median {:.1} µs",
+        cat.decode_measurements().count(),
+        prov_times[prov_times.len() / 2] * 1e6
+    );
     let t = Instant::now();
     let e = estimate(&inputs);
     println!(
