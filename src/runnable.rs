@@ -303,8 +303,8 @@ pub fn model_rows_csv(rows: &[ModelRow]) -> String {
                 r.quant.to_string(),
                 r.bpw.to_string(),
                 r.held.label().to_string(),
-                format!("{:.2}", r.ceiling),
-                format!("{:.2}", r.expected),
+                r.ceiling.to_string(),
+                r.expected.to_string(),
                 format!("{:.0}", r.memory_needed),
             ]
         }),

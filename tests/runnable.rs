@@ -114,6 +114,12 @@ fn the_model_csv_reads_back() {
     assert_eq!(header[0], "id");
     assert_eq!(records.len(), table.len());
     assert_eq!(records[0].1[0], table[0].id);
+    // Speeds as exact as the other tables' exports: each reads back to the row's figure.
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    for ((_, fields), row) in records.iter().zip(&table) {
+        assert_eq!(fields[col("ceiling_tok_s")].parse::<f64>().unwrap(), row.ceiling);
+        assert_eq!(fields[col("expected_tok_s")].parse::<f64>().unwrap(), row.expected);
+    }
 }
 
 #[test]
