@@ -154,3 +154,50 @@ fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
     });
     let _ = window.request_animation_frame(first.unchecked_ref());
 }
+
+/// In an embed: tells the page around the iframe how tall the embed's content is, now and
+/// whenever it changes, as a message `{tokbound: "height", height}` (CSS pixels). The share
+/// panel's snippet listens for it and sizes the iframe, so nothing is cut off at any width.
+pub fn report_height_to_parent(selector: &str) {
+    let Some(window) = web_sys::window() else { return };
+    let Some(element) = window.document().and_then(|d| d.query_selector(selector).ok().flatten()) else {
+        return;
+    };
+    let Ok(Some(parent)) = window.parent() else { return };
+    let target = element.clone();
+    let post = Closure::<dyn FnMut()>::new(move || {
+        let rect = target.get_bounding_client_rect();
+        let scroll = web_sys::window().map_or(0.0, |w| w.scroll_y().unwrap_or(0.0));
+        let height = (rect.bottom() + scroll).ceil() + 2.0;
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"tokbound".into(), &"height".into());
+        let _ = js_sys::Reflect::set(&message, &"height".into(), &height.into());
+        let _ = parent.post_message(&message, "*");
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(post.as_ref().unchecked_ref()) {
+        observer.observe(&element);
+        // The observer lives as long as the page.
+        std::mem::forget(observer);
+    }
+    post.forget();
+}
+
+/// The GPU's name as WebGL reports it (its unmasked renderer where the browser allows), or
+/// `None` without WebGL. Read through plain property lookups: the page needs no WebGL bindings
+/// for one string.
+pub fn gpu_renderer() -> Option<String> {
+    use js_sys::{Function, Reflect};
+    let canvas = web_sys::window()?.document()?.create_element("canvas").ok()?;
+    let call = |target: &JsValue, name: &str, arg: &JsValue| -> Option<JsValue> {
+        let f: Function = Reflect::get(target, &name.into()).ok()?.dyn_into().ok()?;
+        f.call1(target, arg).ok().filter(|v| !v.is_null() && !v.is_undefined())
+    };
+    let gl = call(&canvas, "getContext", &"webgl".into())?;
+    // WEBGL_debug_renderer_info's UNMASKED_RENDERER_WEBGL, else the plain RENDERER.
+    let id = if call(&gl, "getExtension", &"WEBGL_debug_renderer_info".into()).is_some() {
+        0x9246
+    } else {
+        0x1F01
+    };
+    call(&gl, "getParameter", &JsValue::from(id))?.as_string()
+}

@@ -524,7 +524,7 @@ pub fn machine_for_device<'a>(device: &str, cat: &'a crate::catalog::Catalog) ->
         .machines
         .iter()
         .filter(|m| {
-            // The name without its parenthesised memory: "NVIDIA GeForce RTX 4090 (24 GB)".
+            // The name without its parenthesised memory: "NVIDIA GeForce RTX 4090 (24 GiB)".
             let name = norm(m.name.split('(').next().unwrap_or(&m.name));
             let have: Vec<&str> = name.split_whitespace().collect();
             !words.is_empty() && have == words
@@ -627,22 +627,44 @@ pub struct Calibrated {
     pub residuals: Vec<Residual>,
     /// The `cal=` text.
     pub cal: String,
+    /// Which machine the fit is for and why: "fitted for RTX 4090, the machine chosen".
+    pub basis: String,
 }
 
-/// Reads `text` and fits it to the scenario's machine, or, where the scenario names none, to the
-/// catalog machine the paste's device line names.
+/// Reads `text` and fits it to a machine: the one the scenario names, or, where it names none,
+/// the catalog machine the paste's device line names. A paste that names no device needs the
+/// machine given (the command line says so); the page calls [`calibrate_on_screen`].
 pub fn calibrate(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::catalog::Catalog) -> Result<Calibrated, String> {
+    fit_paste(text, scenario, cat, false)
+}
+
+/// [`calibrate`] for the page: a paste that names no device is fitted to the machine on screen
+/// (the default machine when the link names none), and `basis` says so.
+pub fn calibrate_on_screen(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::catalog::Catalog) -> Result<Calibrated, String> {
+    fit_paste(text, scenario, cat, true)
+}
+
+fn fit_paste(
+    text: &str,
+    scenario: &crate::scenario::Scenario,
+    cat: &crate::catalog::Catalog,
+    on_screen: bool,
+) -> Result<Calibrated, String> {
     use crate::scenario::Key;
     let paste = parse(text)?;
     let mut s = scenario.clone();
     s.clear(Key::Cal);
+    let mut from_paste = false;
     if !s.has(Key::Hw) && !s.has(Key::Bw) {
-        let device = paste
-            .device
-            .as_deref()
-            .ok_or("the paste names no device: give the machine (hw=… or bw=…)")?;
-        let m = machine_for_device(device, cat)?;
-        s.put(Key::Hw, crate::scenario::Value::Text(m.id.clone()));
+        match paste.device.as_deref() {
+            Some(device) => {
+                let m = machine_for_device(device, cat)?;
+                s.put(Key::Hw, crate::scenario::Value::Text(m.id.clone()));
+                from_paste = true;
+            }
+            None if on_screen => {}
+            None => return Err("the paste names no device: give the machine (hw=… or bw=…)".into()),
+        }
     }
     let inputs = s
         .resolve(cat)
@@ -650,13 +672,31 @@ pub fn calibrate(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::
     let rows = rows_for(&paste, cat, &inputs);
     let (fit, residuals) = fit(&rows, inputs.machine.bandwidth_gbs, &inputs.machine.time.own)?;
     let cal = cal_text(&s.machine_key(), &fit);
+    let name = &inputs.machine.name;
+    let basis = match paste.device.as_deref() {
+        _ if from_paste => format!("fitted for {name}, the device your paste names"),
+        Some(device) if !device_is(device, &inputs.machine.name) => {
+            format!(
+                "fitted for {name}, the machine chosen (your paste names {}; choose that machine to fit it instead)",
+                crate::scenario::keys::shorten(device)
+            )
+        }
+        _ => format!("fitted for {name}, the machine chosen"),
+    };
     Ok(Calibrated {
         scenario: s,
         form: paste.form,
         fit,
         residuals,
         cal,
+        basis,
     })
+}
+
+/// Whether a paste's device line names this catalog machine (by the same reading as
+/// [`machine_for_device`]).
+fn device_is(device: &str, machine_name: &str) -> bool {
+    machine_for_device(device, crate::catalog::catalog()).is_ok_and(|m| m.name == machine_name)
 }
 
 #[cfg(test)]

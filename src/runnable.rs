@@ -399,6 +399,87 @@ pub fn target(s: &Scenario) -> Option<f64> {
     s.number(Key::Target)
 }
 
+/// Whether format `quant` is made for `model`: a model released in its own format (gpt-oss in
+/// MXFP4) comes in that format's family; any other model in every format but those families.
+pub fn format_exists(cat: &Catalog, model: &Model, quant: &str) -> bool {
+    let family = |id: &str| cat.quant(id).map(|q| q.format.clone()).unwrap_or_default();
+    let natives: Vec<String> = cat.models.iter().filter_map(|m| m.native_quant.as_deref()).map(family).collect();
+    match model.native_quant.as_deref() {
+        Some(native) => family(native) == family(quant),
+        None => !natives.contains(&family(quant)),
+    }
+}
+
+/// Moves the scenario to catalog model `id` as the model picker does: the chosen format stays
+/// where it is made for that model and fits; otherwise the model's own format (its native one,
+/// else the default) where that fits, else the most bits that fit. Returns what changed and why,
+/// for the page to say, when the format changed.
+pub fn choose_following_format(s: &mut Scenario, cat: &Catalog, id: &str) -> Option<String> {
+    let custom_bits = s.has(Key::Bpw) || s.has(Key::Weights);
+    s.choose_model(id);
+    let model = cat.model(id).ok()?;
+    if custom_bits {
+        return None;
+    }
+    let before = s.text(Key::Quant).unwrap_or(crate::scenario::DEFAULT_QUANT).to_string();
+    let set = |s: &mut Scenario, q: &str| {
+        if q == crate::scenario::DEFAULT_QUANT {
+            s.clear(Key::Quant);
+        } else {
+            s.put(Key::Quant, Value::Text(q.to_string()));
+        }
+    };
+    let fits = |s: &Scenario, q: &str| {
+        let mut t = s.clone();
+        set(&mut t, q);
+        t.resolve(cat).map(|i| memory_fit(&i).0 != Some(false)).unwrap_or(false)
+    };
+    let name = |q: &str| cat.quant(q).map_or(q.to_string(), |q| q.name.clone());
+    let exists = format_exists(cat, model, &before);
+    if exists && fits(s, &before) {
+        return None;
+    }
+    let own = model
+        .native_quant
+        .clone()
+        .unwrap_or_else(|| crate::scenario::DEFAULT_QUANT.to_string());
+    let kind = s.resolve(cat).map(|i| i.machine.kind).unwrap_or(Kind::Gpu);
+    let chosen = if fits(s, &own) {
+        own.clone()
+    } else {
+        ladder(cat, kind, s.backend(cat))
+            .into_iter()
+            .map(|(q, _, _)| q)
+            .find(|q| format_exists(cat, model, q) && fits(s, q))
+            .map_or(own, str::to_string)
+    };
+    let none_fits = !fits(s, &chosen);
+    set(s, &chosen);
+    (chosen != before).then(|| {
+        if none_fits {
+            format!(
+                "No format of {} fits entirely here, so the format is now {}, its usual one; what does not fit is read from the next pool.",
+                model.name,
+                name(&chosen)
+            )
+        } else if exists {
+            format!(
+                "{} does not fit {} here, so the format is now {}.",
+                name(&before),
+                model.name,
+                name(&chosen)
+            )
+        } else {
+            format!(
+                "{} does not come in {}, so the format is now {}.",
+                model.name,
+                name(&before),
+                name(&chosen)
+            )
+        }
+    })
+}
+
 /// The scenario moved to model `id` at format `quant` (as clicking a model row does).
 pub fn choose(s: &mut Scenario, id: &str, quant: &str) {
     s.choose_model(id);

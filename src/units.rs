@@ -53,6 +53,31 @@ pub fn whole(text: &str, min: u32, max: u32) -> Result<u32, String> {
     Ok(v as u32)
 }
 
+/// A token count as people write context lengths: `4096`, `32k`, `128K`, `1M`, `1.5k`. `k` is
+/// 1,024 and `M` is 1,048,576, as context windows are counted (a "32K" model holds 32,768 tokens).
+pub fn tokens(text: &str, min: u32, max: u32) -> Result<u32, String> {
+    let t = text.trim();
+    let (num, scale) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1024.0),
+        Some((i, 'm' | 'M')) => (&t[..i], 1024.0 * 1024.0),
+        _ => (t, 1.0),
+    };
+    let v = number(num).map_err(|e| {
+        if e == "is not a number" {
+            "is not a token count (4096, 32k, 128K or 1M)".to_string()
+        } else {
+            e
+        }
+    })? * scale;
+    if v.fract() != 0.0 {
+        return Err("is not a whole number of tokens".into());
+    }
+    if v < min as f64 || v > max as f64 {
+        return Err(format!("is outside {min}–{max} tokens"));
+    }
+    Ok(v as u32)
+}
+
 fn fmt_bound(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -112,6 +137,19 @@ pub fn fmt_bytes(b: f64) -> String {
     }
 }
 
+/// A capacity (memory, what fits, what is stored) in binary GiB, as memory is sold: a "24 GB"
+/// card holds 24 GiB. Bandwidths and bytes read per token stay decimal ([`fmt_bytes`]).
+pub fn fmt_gib(b: f64) -> String {
+    let gib = b / (1024.0 * 1024.0 * 1024.0);
+    if gib >= 100.0 {
+        format!("{gib:.0} GiB")
+    } else if gib >= 0.1 || gib == 0.0 {
+        format!("{gib:.1} GiB")
+    } else {
+        format!("{:.0} MiB", b / (1024.0 * 1024.0))
+    }
+}
+
 /// tok/s with one decimal, more for tiny figures.
 pub fn fmt_tok_s(v: f64) -> String {
     if v > 0.0 && v < 0.1 {
@@ -119,6 +157,26 @@ pub fn fmt_tok_s(v: f64) -> String {
     } else {
         format!("{v:.1}")
     }
+}
+
+/// An expected figure and its band at one precision, so the three read alike: "47.4 tok/s
+/// (40.3–52.1)", "0.065 tok/s (0.055–0.075)".
+pub fn fmt_band(expected: f64, low: f64, high: f64) -> String {
+    let (e, band) = fmt_band_parts(expected, low, high);
+    format!("{e} tok/s {band}")
+}
+
+/// [`fmt_band`]'s figure and its "(low–high)", for a table cell.
+pub fn fmt_band_parts(expected: f64, low: f64, high: f64) -> (String, String) {
+    // Enough decimals that the smallest figure keeps two significant digits, at least one.
+    let least = [expected, low, high].into_iter().filter(|v| *v > 0.0).fold(f64::INFINITY, f64::min);
+    let decimals = if least.is_finite() && least < 1.0 {
+        ((-least.log10()).ceil() as usize + 1).clamp(1, 6)
+    } else {
+        1
+    };
+    let f = |v: f64| format!("{v:.decimals$}");
+    (f(expected), format!("({}–{})", f(low), f(high)))
 }
 
 #[cfg(test)]
@@ -134,6 +192,32 @@ mod tests {
         assert!(size_bytes("19 parsecs").unwrap_err().contains("unknown unit"));
         assert!(size_bytes("-3GB").is_err());
         assert!(size_bytes("NaN").is_err());
+    }
+
+    #[test]
+    fn a_band_reads_at_one_precision() {
+        assert_eq!(fmt_band(0.065, 0.055, 0.1), "0.065 tok/s (0.055–0.100)");
+        assert_eq!(fmt_band(0.13, 0.1, 0.14), "0.13 tok/s (0.10–0.14)");
+        assert_eq!(fmt_band(47.43, 40.3, 52.1), "47.4 tok/s (40.3–52.1)");
+    }
+
+    #[test]
+    fn capacities_are_binary() {
+        assert_eq!(fmt_gib(24.0 * 1024f64.powi(3)), "24.0 GiB");
+        assert_eq!(fmt_gib(512.0 * 1024f64.powi(3)), "512 GiB");
+    }
+
+    #[test]
+    fn token_counts_as_people_write_them() {
+        assert_eq!(tokens("4096", 0, 100_000_000).unwrap(), 4096);
+        assert_eq!(tokens("32k", 0, 100_000_000).unwrap(), 32_768);
+        assert_eq!(tokens("128K", 0, 100_000_000).unwrap(), 131_072);
+        assert_eq!(tokens("1M", 0, 100_000_000).unwrap(), 1_048_576);
+        assert_eq!(tokens(" 1.5k ", 0, 100_000_000).unwrap(), 1536);
+        assert!(tokens("1.1k", 0, 100_000_000).unwrap_err().contains("whole"));
+        assert!(tokens("abc", 0, 100).unwrap_err().contains("32k"));
+        assert!(tokens("k", 0, 100).is_err());
+        assert!(tokens("200M", 0, 100_000_000).unwrap_err().contains("outside"));
     }
 
     #[test]

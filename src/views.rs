@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::{estimate, BatchResult, Estimate, Inputs, Note, Pool, SpecResult};
 use crate::scenario::{Key, Scenario, Value};
-use crate::units::{fmt_bytes, fmt_tok_s};
+use crate::units::{fmt_bytes, fmt_gib, fmt_tok_s};
 
 /// The heading of a kind's group in the machine lists.
 pub fn kind_label(kind: Kind) -> &'static str {
@@ -32,7 +32,27 @@ pub fn pool_label(pool: Pool) -> &'static str {
 pub fn note_text(note: &Note) -> String {
     match note {
         Note::ExpertOffload => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
-        Note::ExpertOffloadIgnored => "expert offload needs a mixture-of-experts model from the catalog and a GPU machine; ignored".into(),
+        Note::ExpertOffloadIgnored { moe: true } => {
+            "offload=experts moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored".into()
+        }
+        Note::ExpertOffloadIgnored { moe: false } => {
+            "offload=experts applies to a mixture of experts (a catalog MoE, or experts= with top_k=); this model has no routed experts, so it is ignored".into()
+        }
+        Note::ReadFromDisk {
+            ram_needed_bytes,
+            experts_bytes,
+        } => {
+            let experts = experts_bytes.map_or(String::new(), |b| {
+                format!(
+                    "; or keep the routed experts in RAM (offload=experts, {} of RAM): only the few experts a token uses are read from there",
+                    fmt_gib(b)
+                )
+            });
+            format!(
+                "weights are read from disk on every token, the slowest pool by far: with {} of RAM they would be read from RAM instead{experts}",
+                fmt_gib(*ram_needed_bytes)
+            )
+        }
         Note::MemoryUnknown => "memory not given: fit unknown".into(),
         Note::KvNotModelled => "KV cache not modelled: give layers, kv_heads and head_dim".into(),
         Note::PrefillNoTflops => "prefill unknown: no TFLOPS figure for this machine".into(),
@@ -138,6 +158,8 @@ pub struct PoolReport {
 pub struct SpillReport {
     pub pool: &'static str,
     pub into: &'static str,
+    /// The pool where most of the token's time goes.
+    pub slowest: &'static str,
     pub bytes: f64,
     pub fraction: f64,
 }
@@ -191,6 +213,7 @@ impl Report {
             spill: e.spill.as_ref().map(|sp| SpillReport {
                 pool: pool_label(sp.pool),
                 into: pool_label(sp.into),
+                slowest: pool_label(sp.slowest),
                 bytes: sp.bytes,
                 fraction: sp.fraction,
             }),
@@ -417,6 +440,76 @@ pub fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
     (model, quant)
 }
 
+/// What an estimate is about, in one line: "NVIDIA GeForce RTX 4090 (24 GiB) · Qwen2.5 32B
+/// Instruct · Q4_K_M · 4K context". Shown above the figure on the page and in every embed.
+pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
+    let model = match &inputs.model {
+        crate::estimator::ModelSpec::Arch { name, .. } => name.clone(),
+        crate::estimator::ModelSpec::Custom { params_b: Some(p), .. } => format!("custom {}B model", trim(*p)),
+        crate::estimator::ModelSpec::Custom { .. } => "custom model".into(),
+    };
+    let format = match (model_and_quant(s).1, inputs.weights) {
+        (Some(q), _) => cat.quant(q).map_or_else(|_| q.to_string(), |q| q.name.clone()),
+        (None, crate::estimator::WeightSpec::Bits { bpw, .. }) => format!("{} bits per weight", trim(bpw)),
+        (None, crate::estimator::WeightSpec::File { bytes }) => format!("{} weight file", fmt_gib(bytes)),
+    };
+    format!(
+        "{} · {model} · {format} · {} context",
+        inputs.machine.name,
+        fmt_tokens(inputs.context)
+    )
+}
+
+/// The height, in CSS pixels, an embed of `views` needs in a 700-pixel-wide column with `notes`
+/// notes under its headline: what the share panel's snippet gives an iframe that runs no script
+/// (the snippet's script then sizes it to the content the embed reports). Measured in Chromium at
+/// 700 px and rounded up (tests/e2e/embed.test.mjs checks it against the content).
+pub fn embed_height(views: &[String], notes: usize) -> u32 {
+    const HEADLINE: u32 = 400;
+    const NOTE: u32 = 40;
+    const CHART: u32 = 430;
+    const TABLE: u32 = 860;
+    views
+        .iter()
+        .map(|v| match v.as_str() {
+            "headline" => 0,
+            "table" | "models" => TABLE,
+            _ => CHART,
+        })
+        .sum::<u32>()
+        + HEADLINE
+        + NOTE * notes as u32
+}
+
+/// "NVIDIA GeForce RTX 4090 (24 GiB)" → "RTX 4090": a machine's name where it is repeated.
+pub fn short_name(name: &str) -> String {
+    let base = name.split(" (").next().unwrap_or(name);
+    ["NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "]
+        .iter()
+        .fold(base.to_string(), |n, p| n.strip_prefix(p).map(str::to_string).unwrap_or(n))
+}
+
+/// A token count as context lengths are written: "4K", "32K", "1M", or "3,000" when it is not
+/// a whole number of K (K = 1,024).
+pub fn fmt_tokens(tokens: f64) -> String {
+    let t = tokens.max(0.0).round() as u64;
+    if t >= 1 << 20 && t.is_multiple_of(1 << 20) {
+        format!("{}M", t >> 20)
+    } else if t >= 1024 && t.is_multiple_of(1024) {
+        format!("{}K", t >> 10)
+    } else {
+        let digits = t.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    }
+}
+
 /// One row per catalog machine for the scenario's model, format and context.
 pub fn machine_rows(s: &Scenario, cat: &Catalog) -> Vec<MachineRow> {
     machine_rows_with(s, cat, |s| s.resolve(cat).ok())
@@ -475,7 +568,14 @@ pub fn sort_rows(rows: &mut [MachineRow], column: Column, ascending: bool) {
 /// The positions of the rows `keep` picks, in the order [`sort_rows`] would put them.
 pub fn sorted_order(rows: &[MachineRow], keep: impl Fn(&MachineRow) -> bool, column: Column, ascending: bool) -> Vec<usize> {
     let mut order: Vec<usize> = (0..rows.len()).filter(|&i| keep(&rows[i])).collect();
-    order.sort_by(|&a, &b| compare(&rows[a], &rows[b], column, ascending));
+    // Machines that meet the target come first within any sort: "what do I need?" is answered
+    // by the top of the table.
+    let meets = |r: &MachineRow| r.meets == Some(true);
+    order.sort_by(|&a, &b| {
+        meets(&rows[b])
+            .cmp(&meets(&rows[a]))
+            .then_with(|| compare(&rows[a], &rows[b], column, ascending))
+    });
     order
 }
 
@@ -629,7 +729,7 @@ pub fn fit_text(e: &Estimate) -> String {
             .iter()
             .filter_map(|p| {
                 p.capacity_bytes
-                    .map(|c| format!("{} {} of {}", pool_label(p.pool), fmt_bytes(p.needed_bytes), fmt_bytes(c)))
+                    .map(|c| format!("{} {} of {}", pool_label(p.pool), fmt_gib(p.needed_bytes), fmt_gib(c)))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -637,27 +737,53 @@ pub fn fit_text(e: &Estimate) -> String {
     let spilled = e.pools.iter().filter(|p| p.capacity_bytes.is_some()).count() > 1;
     match (e.fits, e.memory_available_bytes, &e.spill) {
         (Some(true), Some(_), _) if spilled => format!("Fits: {}.", held()),
-        (Some(true), Some(a), _) => format!("Fits: needs {} of {} usable.", fmt_bytes(e.memory_needed_bytes), fmt_bytes(a)),
+        (Some(true), Some(a), _) => format!("Fits: needs {} of {} usable.", fmt_gib(e.memory_needed_bytes), fmt_gib(a)),
         (Some(false), Some(_), Some(sp)) => {
             let from = e.pools.iter().find(|p| p.pool == sp.pool && !p.fits);
             let (needed, cap) = from.map_or((e.memory_needed_bytes, 0.0), |p| (p.needed_bytes, p.capacity_bytes.unwrap_or(0.0)));
             format!(
-                "Does not fit: needs {}, {} holds {} usable. {} over; {:.0}% of the weight bytes are read from {}.",
-                fmt_bytes(needed),
+                "Does not fit: needs {}, {} holds {} usable. {} over; {}.",
+                fmt_gib(needed),
                 pool_label(sp.pool),
-                fmt_bytes(cap),
-                fmt_bytes(sp.bytes),
-                sp.fraction * 100.0,
-                pool_label(sp.into)
+                fmt_gib(cap),
+                fmt_gib(sp.bytes),
+                slow_reads(e, sp)
             )
         }
-        (Some(false), Some(a), None) => format!(
-            "Does not fit: needs {} of {} usable.",
-            fmt_bytes(e.memory_needed_bytes),
-            fmt_bytes(a)
-        ),
-        _ => format!("Needs {}; memory not given, so fit unknown.", fmt_bytes(e.memory_needed_bytes)),
+        (Some(false), Some(a), None) => format!("Does not fit: needs {} of {} usable.", fmt_gib(e.memory_needed_bytes), fmt_gib(a)),
+        _ => format!("Needs {}; memory not given, so fit unknown.", fmt_gib(e.memory_needed_bytes)),
     }
+}
+
+/// Where the weights that do not fit are read from, pool by pool, and the pool where most of
+/// the token's time goes: "62% of the weight bytes are read from system RAM and 32% from disk;
+/// most of each token's time is spent reading disk".
+fn slow_reads(e: &Estimate, sp: &crate::estimator::Spill) -> String {
+    let weights: f64 = e.pools.iter().map(|p| p.weight_bytes).sum();
+    let after = e.pools.iter().position(|p| p.pool == sp.pool).map_or(1, |i| i + 1);
+    let shares: Vec<String> = e.pools[after.min(e.pools.len())..]
+        .iter()
+        .filter(|p| p.weight_bytes > 0.0)
+        .enumerate()
+        .map(|(i, p)| {
+            let pct = if weights > 0.0 { 100.0 * p.weight_bytes / weights } else { 0.0 };
+            if i == 0 {
+                format!("{pct:.0}% of the weight bytes are read from {}", pool_label(p.pool))
+            } else {
+                format!("{pct:.0}% from {}", pool_label(p.pool))
+            }
+        })
+        .collect();
+    let shares = if shares.is_empty() {
+        format!(
+            "{:.0}% of the weight bytes are read from {}",
+            sp.fraction * 100.0,
+            pool_label(sp.into)
+        )
+    } else {
+        shares.join(" and ")
+    };
+    format!("{shares}; most of each token's time is spent reading {}", pool_label(sp.slowest))
 }
 
 /// One CSV field, quoted when it holds a comma, a quote or a line break.

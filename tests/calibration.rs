@@ -147,3 +147,17 @@ fn the_shipped_calibration_is_the_fit_of_the_shipped_measurements() {
     assert_eq!(tokbound::catalog::calibration().to_csv(), shipped);
     assert!(tokbound::catalog::parse_calibration("level,kind\nglobal,gpu\n").is_err());
 }
+
+#[test]
+fn the_page_fits_a_paste_without_a_device_to_the_machine_on_screen() {
+    let paste = "| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n| llama 8B Q4_K_M | 4.58 GiB | 8.03 B | CUDA | 99 | tg128 | 127.3 ± 0.2 |\n";
+    let cat = tokbound::catalog::catalog();
+    let default = tokbound::scenario::Scenario::default();
+    // The command line needs the machine; the page uses the one it shows.
+    assert!(tokbound::calibrate::calibrate(paste, &default, cat)
+        .unwrap_err()
+        .contains("names no device"));
+    let c = tokbound::calibrate::calibrate_on_screen(paste, &default, cat).unwrap();
+    assert_eq!(c.basis, "fitted for NVIDIA GeForce RTX 4090 (24 GiB), the machine chosen");
+    assert!(c.cal.starts_with("rtx-4090~"), "{}", c.cal);
+}

@@ -355,11 +355,116 @@ fn machines_lists_every_machine_and_who_meets_the_target() {
 fn measure_reports_this_computers_read_bandwidth() {
     let v = json(&["measure"]);
     let gbs = v["bandwidth_gbs"].as_f64().unwrap();
-    assert!(gbs > 0.5 && gbs < 10_000.0, "{v}");
+    // A figure, not a floor: a busy machine reads slowly, and speeds belong to `make bench`.
+    assert!(gbs.is_finite() && gbs > 0.0, "{v}");
     assert!(v["threads"].as_u64().unwrap() >= 1);
     assert!(v["bytes"].as_u64().unwrap() > 0);
     let seconds = v["seconds"].as_f64().unwrap();
     assert!(seconds > 0.0);
     // bytes is what the best pass read in its seconds.
     assert!((v["bytes"].as_f64().unwrap() / seconds / 1e9 - gbs).abs() < 1e-6 * gbs);
+}
+
+#[test]
+fn context_lengths_as_people_write_them() {
+    for (written, tokens) in [("32k", 32768), ("128K", 131072), ("1M", 1048576)] {
+        let v = json(&["estimate", &format!("hw=rtx-4090&model=llama-3.1-8b&ctx={written}")]);
+        let plain = json(&["estimate", &format!("hw=rtx-4090&model=llama-3.1-8b&ctx={tokens}")]);
+        assert_eq!(v["ceiling_tok_s"], plain["ceiling_tok_s"], "{written}");
+        // Links keep writing plain numbers.
+        assert!(
+            v["scenario"].as_str().unwrap().contains(&format!("ctx={tokens}")),
+            "{}",
+            v["scenario"]
+        );
+    }
+    let (code, _, err) = run(&["estimate", "ctx=32q"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ctx: \"32q\" is not a token count (4096, 32k, 128K or 1M)"), "{err}");
+}
+
+#[test]
+fn every_bad_key_is_named_at_once_and_common_words_get_a_suggestion() {
+    let (code, _, err) = run(&["estimate", "hw=zzz&bw=abc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("bw: \"abc\" is not a number"), "{err}");
+    assert!(err.contains("hw: unknown machine \"zzz\""), "{err}");
+    let (code, _, err) = run(&["estimate", "context=4096"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("context: unknown key; did you mean ctx?"), "{err}");
+}
+
+#[test]
+fn text_prints_a_summary_for_people() {
+    let (code, out, err) = run(&["estimate", "hw=m3-max-40c&model=qwen3-30b-a3b&quant=q8_0&ctx=32k", "--text"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Apple M3 Max (40-core GPU, up to 128 GB) · Qwen3 30B-A3B · Q8_0 · 32K context"
+    );
+    assert!(lines[1].starts_with("Ceiling: ") && lines[1].ends_with(" tok/s"), "{out}");
+    assert!(lines[2].starts_with("Expected: ") && lines[2].ends_with(" on metal"), "{out}");
+    assert!(lines[3].starts_with("Division: 400 GB/s ÷ ("), "{out}");
+    assert!(
+        lines[4].starts_with("Fits: needs ") && lines[4].contains(" GiB of 96.0 GiB usable"),
+        "{out}"
+    );
+    // Anywhere among the arguments.
+    let (_, first, _) = run(&["--text", "estimate", "hw=m3-max-40c&model=qwen3-30b-a3b&quant=q8_0&ctx=32k"]);
+    assert_eq!(first, out);
+}
+
+#[test]
+fn disk_is_named_as_disk_and_the_way_out_is_said() {
+    let v = json(&["estimate", "hw=rtx-4090&model=deepseek-v3&ram=64"]);
+    let spill = &v["spill"];
+    assert_eq!(spill["pool"], "VRAM");
+    assert_eq!(spill["into"], "system RAM", "into keeps its meaning: the next pool");
+    assert_eq!(spill["slowest"], "disk");
+    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let disk = notes
+        .iter()
+        .find(|n| n.starts_with("weights are read from disk on every token"))
+        .expect("a disk note");
+    assert!(disk.contains("GiB of RAM they would be read from RAM instead"), "{disk}");
+    assert!(disk.contains("offload=experts"), "{disk}");
+    let (_, text, _) = run(&["estimate", "hw=rtx-4090&model=deepseek-v3&ram=64", "--text"]);
+    assert!(
+        text.contains("% from disk; most of each token's time is spent reading disk."),
+        "{text}"
+    );
+    // With enough RAM nothing is read from disk, and RAM is the slowest pool.
+    let v = json(&["estimate", "hw=rtx-4090&model=deepseek-v3&ram=512&offload=experts"]);
+    assert!(!v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("from disk")));
+}
+
+#[test]
+fn capacities_are_gib_as_cards_are_sold() {
+    let (_, text, _) = run(&["estimate", "hw=rtx-4090&model=qwen2.5-32b", "--text"]);
+    assert!(text.contains("GiB of 24.0 GiB usable"), "{text}");
+    assert!(!text.contains("25.8"), "{text}");
+}
+
+#[test]
+fn calibrate_says_which_machine_it_fitted() {
+    let table = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/llama-bench-4090.md");
+    let v = json(&["calibrate", table]);
+    assert_eq!(
+        v["basis"],
+        "fitted for NVIDIA GeForce RTX 4090 (24 GiB), the device your paste names"
+    );
+    let v = json(&["calibrate", table, "hw=rtx-3090"]);
+    assert!(
+        v["basis"]
+            .as_str()
+            .unwrap()
+            .starts_with("fitted for NVIDIA GeForce RTX 3090 (24 GiB), the machine chosen (your paste names NVIDIA GeForce RTX 4090"),
+        "{}",
+        v["basis"]
+    );
 }

@@ -177,3 +177,38 @@ fn choosing_a_row_sets_its_model_and_format_and_drops_a_custom_model() {
     runnable::choose(&mut s, "qwen3-8b", "q6_k");
     assert_eq!(s.to_query(), "v=1&model=qwen3-8b&quant=q6_k");
 }
+
+#[test]
+fn a_chosen_format_follows_the_model() {
+    let cat = catalog();
+    let (mut s, _) = Scenario::from_query("hw=rtx-4090");
+    // F16 fits a 270M model; chosen from the model table, it stands.
+    runnable::choose(&mut s, "gemma-3-270m", "f16");
+    assert_eq!(s.text(tokbound::scenario::Key::Quant), Some("f16"));
+    // A 70B model fits 24 GB in no format: its usual one, with a note.
+    let note = runnable::choose_following_format(&mut s, cat, "llama-3.3-70b").expect("a note");
+    assert_eq!(s.text(tokbound::scenario::Key::Quant), None, "{note}");
+    assert!(
+        note.starts_with("No format of Llama 3.3 70B Instruct fits entirely here, so the format is now Q4_K_M"),
+        "{note}"
+    );
+    // On a 128 GB Mac, F16 (140 GB) does not fit but Q4_K_M does.
+    let (mut s, _) = Scenario::from_query("hw=m3-max-40c");
+    runnable::choose(&mut s, "gemma-3-270m", "f16");
+    let note = runnable::choose_following_format(&mut s, cat, "llama-3.3-70b").expect("a note");
+    assert!(
+        note.starts_with("F16 does not fit Llama 3.3 70B Instruct here, so the format is now Q4_K_M"),
+        "{note}"
+    );
+    assert_eq!(memory_fit(&s.resolve(cat).unwrap()).0, Some(true));
+    // gpt-oss comes in MXFP4, its native format, not a K-quant.
+    let note = runnable::choose_following_format(&mut s, cat, "gpt-oss-20b").expect("a note");
+    assert_eq!(s.text(tokbound::scenario::Key::Quant), Some("mxfp4"), "{note}");
+    // And MXFP4 is not a format other models come in.
+    let note = runnable::choose_following_format(&mut s, cat, "qwen2.5-7b").expect("a note");
+    assert_eq!(s.text(tokbound::scenario::Key::Quant), None, "back to the default: {note}");
+    // A format that exists and fits stays, without a note.
+    s.put(tokbound::scenario::Key::Quant, tokbound::scenario::Value::Text("q8_0".into()));
+    assert_eq!(runnable::choose_following_format(&mut s, cat, "llama-3.1-8b"), None);
+    assert_eq!(s.text(tokbound::scenario::Key::Quant), Some("q8_0"));
+}

@@ -25,7 +25,7 @@ fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
         ValueKind::Id => id().prop_map(Value::Text).boxed(),
         ValueKind::Positive { min, max } => (min..max).prop_map(Value::Number).boxed(),
         ValueKind::Share { min, max } => (min..=max).prop_map(Value::Number).boxed(),
-        ValueKind::Whole { min, max } => (min..=max).prop_map(Value::Whole).boxed(),
+        ValueKind::Whole { min, max } | ValueKind::Tokens { min, max } => (min..=max).prop_map(Value::Whole).boxed(),
         ValueKind::Size => size().prop_map(Value::Size).boxed(),
         ValueKind::Kind => prop::sample::select(Kind::ALL.to_vec()).prop_map(Value::Kind).boxed(),
         ValueKind::Choice(words) => prop::sample::select(words.to_vec()).prop_map(|w| Value::Text(w.into())).boxed(),

@@ -18,7 +18,7 @@ use tokbound::scenario::Scenario;
 use tokbound::views::Report;
 use tokbound::{calibration, estimator};
 
-const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.md)
+const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/scenario.md; --text: a summary, not JSON)
        tokbound models '<query>'     (every model on the query's machine, best format that fits)
        tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
        tokbound list machines|models|quants
@@ -30,8 +30,12 @@ const USAGE: &str = "usage: tokbound estimate '<query>'   (keys: docs/scenario.m
        tokbound keys";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--text` may stand anywhere among the arguments.
+    let text = args.iter().any(|a| a == "--text");
+    args.retain(|a| a != "--text");
     match args.first().map(String::as_str) {
+        Some("estimate") if text => estimate_text(&args[1..]),
         Some("estimate") => estimate(&args[1..]),
         Some("models") => models(&args[1..]),
         Some("machines") => machines(&args[1..]),
@@ -53,12 +57,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// Measures this computer's memory read bandwidth: every core reads its own share of 512 MiB,
-/// all at once, in five timed passes of 0.3 s; the best pass.
+/// Measures this computer's memory read bandwidth as the page's probe does: every core reads its
+/// own share of 256 MiB at once, 64 bytes a step, in five timed passes of 0.25 s; the best pass.
 fn measure() -> ExitCode {
     #[cfg(not(target_arch = "wasm32"))]
     {
-        let figure = tokbound::measure::host::measure(512 << 20, 5, std::time::Duration::from_millis(300));
+        let figure = tokbound::measure::host::measure(256 << 20, 5, std::time::Duration::from_millis(250));
         match serde_json::to_value(&figure) {
             Ok(v) => print_json(&v),
             Err(e) => {
@@ -90,24 +94,24 @@ fn fit() -> ExitCode {
 }
 
 /// The scenario the arguments give (joined with `&`) and its inputs, or exit code 2 after one
-/// line per bad or unknown key on stderr.
+/// line per bad or unknown key on stderr: every problem at once, those the link's text has and
+/// those resolving it against the catalogs finds (`hw=zzz&bw=abc` names both keys).
 fn scenario_arg(args: &[String]) -> Result<(Scenario, estimator::Inputs), ExitCode> {
     let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args.join("&"));
-    if !issues.is_empty() || !unknown.names.is_empty() {
-        for i in issues {
-            eprintln!("{i}");
-        }
-        for line in unknown.lines() {
-            eprintln!("{line}");
-        }
-        return Err(ExitCode::from(2));
+    let resolved = scenario.resolve(catalog());
+    let mut lines: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    lines.extend(unknown.lines());
+    if let Err(more) = &resolved {
+        lines.extend(
+            more.iter()
+                .filter(|m| !issues.iter().any(|i| i.key == m.key))
+                .map(ToString::to_string),
+        );
     }
-    match scenario.resolve(catalog()) {
-        Ok(inputs) => Ok((scenario, inputs)),
-        Err(issues) => {
-            for i in issues {
-                eprintln!("{i}");
-            }
+    match resolved {
+        Ok(inputs) if lines.is_empty() => Ok((scenario, inputs)),
+        _ => {
+            lines.iter().for_each(|l| eprintln!("{l}"));
             Err(ExitCode::from(2))
         }
     }
@@ -186,6 +190,29 @@ fn estimate(args: &[String]) -> ExitCode {
         obj.insert("model".into(), model.into());
     }
     print_json(&json)
+}
+
+/// `estimate --text`: what the page's headline says, as plain lines.
+fn estimate_text(args: &[String]) -> ExitCode {
+    let (scenario, inputs) = match scenario_arg(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let cat = catalog();
+    let e = estimator::estimate(&inputs);
+    out(&tokbound::views::scenario_title(&inputs, &scenario, cat));
+    outf(format_args!("Ceiling: {} tok/s", tokbound::units::fmt_tok_s(e.ceiling_tok_s)));
+    outf(format_args!(
+        "Expected: {} on {}",
+        tokbound::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s),
+        scenario.backend(cat).id()
+    ));
+    outf(format_args!("Division: {}", tokbound::views::division(&e)));
+    out(&tokbound::views::fit_text(&e));
+    for n in &e.notes {
+        outf(format_args!("Note: {}", tokbound::views::note_text(n)));
+    }
+    ExitCode::SUCCESS
 }
 
 fn list(what: Option<&str>) -> ExitCode {
@@ -273,6 +300,7 @@ fn calibrate(args: &[String]) -> ExitCode {
             "after_tok_s": r.after_tok_s,
         })).collect::<Vec<_>>(),
         "cal": c.cal,
+        "basis": c.basis,
         "scenario": with_cal.to_query(),
     });
     print_json(&json)

@@ -4,6 +4,7 @@
 
 pub mod csv;
 pub mod methods;
+pub mod search;
 
 use std::sync::OnceLock;
 
@@ -78,6 +79,8 @@ pub struct Model {
     pub draft: bool,
     /// Why the architecture's parameter count may differ from the published total.
     pub exemption: Option<String>,
+    /// The format the model is released in, where it is not a GGUF K-quant (gpt-oss: MXFP4).
+    pub native_quant: Option<String>,
     pub source: String,
 }
 
@@ -466,6 +469,7 @@ fn parse_model(r: &csv::Record) -> Result<Model, String> {
         arch,
         draft: r.flag("draft")?,
         exemption: (!exemption.is_empty()).then(|| exemption.to_string()),
+        native_quant: Some(r.text("native_quant")).filter(|q| !q.is_empty()).map(str::to_string),
         source: r.text("source").to_string(),
     })
 }

@@ -1,7 +1,7 @@
 //! Aggregate and per-stream speed against batch size, and where a step turns compute-bound.
 
 use super::axis_max;
-use super::plot::{Axis, Corner, Mark, Paint, Plot};
+use super::plot::{Axis, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs};
 
 pub const MAX_BATCH: u32 = 1024;
@@ -63,7 +63,6 @@ pub fn plot(data: &Data) -> Plot {
         TITLE,
         Axis::log("batch size (streams, log scale)", 1.0, f64::from(MAX_BATCH)),
         Axis::log("tok/s (log scale)", 0.1, y_max),
-        Corner::UpperLeft,
     );
     for (i, label) in ["aggregate", "per stream"].into_iter().enumerate() {
         p.add(

@@ -1,7 +1,7 @@
 //! Decode speed against context length: the KV-cache tax, across weight formats and KV types.
 
 use super::axis_max;
-use super::plot::{Axis, Corner, Dot, Mark, Paint, Plot};
+use super::plot::{Axis, Dot, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, WeightSpec};
 
 /// Shortest and longest context drawn (log axis).
@@ -99,7 +99,6 @@ pub fn plot(data: &Data) -> Plot {
         "Decode speed vs context (the KV-cache tax)",
         Axis::tokens("context (tokens, log scale)", MIN_CTX, MAX_CTX),
         Axis::linear("tok/s", 0.0, y_max),
-        Corner::UpperRight,
     );
     for (i, line) in data.lines.iter().enumerate() {
         p.add(

@@ -1,7 +1,7 @@
 //! Ceilings and expected bands across machines, as horizontal bars.
 
 use super::axis_max;
-use super::plot::{self, Axis, Corner, Mark, Paint, Plot};
+use super::plot::{self, Axis, Mark, Paint, Plot};
 
 /// Machines drawn beside the chosen one: a spread of what people own, slow to fast.
 pub const FEATURED: [&str; 14] = [
@@ -47,12 +47,7 @@ pub fn plot(bars: &[Bar]) -> Plot {
         .map(|b| if b.fits { b.label.clone() } else { format!("{} (spills)", b.label) })
         .collect();
     let x_max = axis_max(bars.iter().map(|b| b.ceiling));
-    let mut p = Plot::new(
-        title,
-        Axis::linear("tok/s", 0.0, x_max),
-        Axis::categories("", labels),
-        Corner::LowerRight,
-    );
+    let mut p = Plot::new(title, Axis::linear("tok/s", 0.0, x_max), Axis::categories("", labels));
     let rows = || bars.iter().enumerate().map(|(i, b)| (i as f64, b));
     p.add(
         Some("ceiling".into()),

@@ -1,13 +1,13 @@
 //! The one renderer every chart draws through.
 //!
-//! A chart is described as data — a [`Plot`]: axes, series, legend corner — and [`draw`] lays it
+//! A chart is described as data — a [`Plot`]: axes and series — and [`draw`] lays it
 //! out in pixels and paints it with the primitives of any plotters `DrawingBackend`. Every chart shares this
 //! one generic function, so the page's WebAssembly carries one copy of the drawing code per
 //! backend instead of one per chart and coordinate type (six charts through plotters' generic
 //! chart builder cost the page about a fifth of its download).
 //!
-//! Layout: a title row, a y-axis gutter sized to its widest label, an x-axis band below, the legend
-//! boxed in a corner of the plotting area. Linear axes tick at 1, 2 or 5 × 10ⁿ; logarithmic axes
+//! Layout: a title row, a y-axis gutter sized to its widest label, an x-axis band below, and the
+//! legend in rows under it, so it never covers data at any width. Linear axes tick at 1, 2 or 5 × 10ⁿ; logarithmic axes
 //! at powers of ten (with 2× and 5× when the range spans two decades or less); category axes label
 //! each band's centre.
 
@@ -23,26 +23,24 @@ pub struct Plot {
     pub x: Axis,
     pub y: Axis,
     pub series: Vec<Series>,
-    pub legend: Corner,
     /// Drawn instead of the axes when there is nothing to plot.
     pub message: Option<String>,
 }
 
 impl Plot {
-    pub fn new(title: impl Into<String>, x: Axis, y: Axis, legend: Corner) -> Plot {
+    pub fn new(title: impl Into<String>, x: Axis, y: Axis) -> Plot {
         Plot {
             title: title.into(),
             x,
             y,
             series: Vec::new(),
-            legend,
             message: None,
         }
     }
 
     /// A titled frame with a centred message and no axes.
     pub fn empty(title: impl Into<String>, message: impl Into<String>) -> Plot {
-        let mut p = Plot::new(title, Axis::linear("", 0.0, 1.0), Axis::linear("", 0.0, 1.0), Corner::UpperRight);
+        let mut p = Plot::new(title, Axis::linear("", 0.0, 1.0), Axis::linear("", 0.0, 1.0));
         p.message = Some(message.into());
         p
     }
@@ -154,14 +152,6 @@ pub enum Scale {
     Log,
     Tokens,
     Categories(Vec<String>),
-}
-
-/// Which corner of the plotting area holds the legend.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Corner {
-    UpperLeft,
-    UpperRight,
-    LowerRight,
 }
 
 /// A colour from the theme, so one plot draws in light or dark.
@@ -388,13 +378,15 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
         .max()
         .unwrap_or(0);
     let y_desc_room = if plot.y.label.is_empty() { 0 } else { 22 };
+    let rows = legend_rows(backend, plot, w - 20, theme);
+    let foot = if rows.is_empty() { 0 } else { rows.len() as i32 * LEGEND_ROW + 6 };
     let frame = Frame {
         x: &plot.x,
         y: &plot.y,
         left: 10 + y_desc_room + widest + 8,
         top: if title_lines.len() > 1 { 48 } else { 40 },
         right: w - 16,
-        bottom: h - 10 - if plot.x.label.is_empty() { 0 } else { 20 } - 22,
+        bottom: h - 10 - foot - if plot.x.label.is_empty() { 0 } else { 20 } - 22,
     };
     if frame.right - frame.left < 20 || frame.bottom - frame.top < 20 {
         return backend.present();
@@ -423,7 +415,7 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
     )?;
     if !plot.x.label.is_empty() {
         let style = desc_style.pos(Pos::new(HPos::Center, VPos::Bottom));
-        backend.draw_text(&plot.x.label, &style, ((frame.left + frame.right) / 2, h - 10))?;
+        backend.draw_text(&plot.x.label, &style, ((frame.left + frame.right) / 2, h - 10 - foot))?;
     }
     if !plot.y.label.is_empty() {
         let style = desc_style
@@ -482,55 +474,61 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
             }
         }
     }
-    legend(backend, plot, &frame, theme)?;
+    legend(backend, &rows, h - foot, theme)?;
     backend.present()
 }
 
-/// The boxed legend: one glyph and label per labelled series.
-fn legend<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, frame: &Frame, theme: &Theme) -> DrawResult<DB> {
-    let entries: Vec<(&Series, &String)> = plot.series.iter().filter_map(|s| s.label.as_ref().map(|l| (s, l))).collect();
-    if entries.is_empty() {
-        return Ok(());
-    }
-    let style = text(theme, 12).pos(Pos::new(HPos::Left, VPos::Center));
-    let widest = entries
-        .iter()
-        .map(|(_, l)| backend.estimate_text_size(l, &style).map_or(0, |s| s.0 as i32))
-        .max()
-        .unwrap_or(0);
-    let (bw, bh) = (widest + 36, entries.len() as i32 * 18 + 8);
-    let x0 = match plot.legend {
-        Corner::UpperLeft => frame.left + 8,
-        Corner::UpperRight | Corner::LowerRight => frame.right - 8 - bw,
-    };
-    let y0 = match plot.legend {
-        Corner::UpperLeft | Corner::UpperRight => frame.top + 8,
-        Corner::LowerRight => frame.bottom - 8 - bh,
-    };
-    backend.draw_rect((x0, y0), (x0 + bw, y0 + bh), &theme.background.mix(0.85).filled(), true)?;
-    backend.draw_rect((x0, y0), (x0 + bw, y0 + bh), &ShapeStyle::from(&theme.foreground), false)?;
-    for (i, (s, label)) in entries.iter().enumerate() {
-        let y = y0 + 13 + i as i32 * 18;
-        let gx = x0 + 8;
-        let color = s.paint.color(theme);
-        match &s.mark {
-            Mark::Line { width, dash, .. } => {
-                let path = vec![(gx, y), (gx + 16, y)];
-                match dash {
-                    Some((on, off)) => {
-                        for d in dashes(&path, (*on).min(5), (*off).min(3)) {
-                            backend.draw_path(d, &color.stroke_width(*width))?;
-                        }
-                    }
-                    None => backend.draw_path(path, &color.stroke_width(*width))?,
-                }
-            }
-            Mark::Segments { width, .. } => backend.draw_line((gx, y), (gx + 16, y), &color.stroke_width(*width))?,
-            Mark::Dots { triangle: true, .. } => backend.fill_polygon(triangle(gx + 8, y, 5), &color.filled())?,
-            Mark::Dots { .. } => backend.draw_circle((gx + 8, y), 4, &color.filled(), true)?,
-            Mark::Bars { .. } => backend.draw_rect((gx + 1, y - 5), (gx + 15, y + 5), &color.filled(), true)?,
+/// Height of one legend row, pixels.
+const LEGEND_ROW: i32 = 18;
+
+/// The legend's entries laid out in rows within `room` pixels: (x offset, series, label) each.
+type LegendRows<'p> = Vec<Vec<(i32, &'p Series, &'p String)>>;
+
+fn legend_rows<'p, DB: DrawingBackend>(backend: &DB, plot: &'p Plot, room: i32, theme: &Theme) -> LegendRows<'p> {
+    let style = text(theme, 12);
+    let mut rows: LegendRows<'p> = Vec::new();
+    let mut x = 0;
+    for (s, label) in plot.series.iter().filter_map(|s| s.label.as_ref().map(|l| (s, l))) {
+        let width = 22 + backend.estimate_text_size(label, &style).map_or(0, |s| s.0 as i32) + 16;
+        if rows.is_empty() || (x > 0 && x + width > room) {
+            rows.push(Vec::new());
+            x = 0;
         }
-        backend.draw_text(label, &style, (gx + 22, y))?;
+        if let Some(row) = rows.last_mut() {
+            row.push((x, s, label));
+        }
+        x += width;
+    }
+    rows
+}
+
+/// The legend under the chart, from `top`: one glyph and label per labelled series.
+fn legend<DB: DrawingBackend>(backend: &mut DB, rows: &LegendRows<'_>, top: i32, theme: &Theme) -> DrawResult<DB> {
+    let style = text(theme, 12).pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in rows.iter().enumerate() {
+        let y = top + 2 + LEGEND_ROW / 2 + r as i32 * LEGEND_ROW;
+        for (dx, s, label) in row {
+            let gx = 10 + dx;
+            let color = s.paint.color(theme);
+            match &s.mark {
+                Mark::Line { width, dash, .. } => {
+                    let path = vec![(gx, y), (gx + 16, y)];
+                    match dash {
+                        Some((on, off)) => {
+                            for d in dashes(&path, (*on).min(5), (*off).min(3)) {
+                                backend.draw_path(d, &color.stroke_width(*width))?;
+                            }
+                        }
+                        None => backend.draw_path(path, &color.stroke_width(*width))?,
+                    }
+                }
+                Mark::Segments { width, .. } => backend.draw_line((gx, y), (gx + 16, y), &color.stroke_width(*width))?,
+                Mark::Dots { triangle: true, .. } => backend.fill_polygon(triangle(gx + 8, y, 5), &color.filled())?,
+                Mark::Dots { .. } => backend.draw_circle((gx + 8, y), 4, &color.filled(), true)?,
+                Mark::Bars { .. } => backend.draw_rect((gx + 1, y - 5), (gx + 15, y + 5), &color.filled(), true)?,
+            }
+            backend.draw_text(label, &style, (gx + 22, y))?;
+        }
     }
     Ok(())
 }
@@ -560,7 +558,7 @@ mod tests {
     #[test]
     fn a_title_too_wide_for_the_chart_shrinks_then_takes_two_lines() {
         let long = "Speculative decoding speed-up (no draft chosen: one at 5% of the target's bytes)";
-        let plot = |title: &str| Plot::new(title, Axis::linear("x", 0.0, 1.0), Axis::linear("y", 0.0, 1.0), Corner::UpperRight);
+        let plot = |title: &str| Plot::new(title, Axis::linear("x", 0.0, 1.0), Axis::linear("y", 0.0, 1.0));
         let wide = texts(&plot(long), 1200);
         assert_eq!(wide[0].1, long);
         let full = wide[0].0;

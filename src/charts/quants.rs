@@ -1,7 +1,7 @@
 //! Size and speed across weight formats on the chosen machine: quantization as a speed feature.
 
 use super::axis_max;
-use super::plot::{Axis, Corner, Dot, Mark, Paint, Plot};
+use super::plot::{Axis, Dot, Mark, Paint, Plot};
 
 /// One format on the chosen machine.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,12 +46,7 @@ pub fn plot(points: &[Point]) -> Plot {
     }
     let x_max = axis_max(points.iter().map(|p| p.size_bytes / 1e9));
     let y_max = axis_max(points.iter().map(|p| p.ceiling));
-    let mut p = Plot::new(
-        title,
-        Axis::linear("weights (GB)", 0.0, x_max),
-        Axis::linear("tok/s", 0.0, y_max),
-        Corner::UpperRight,
-    );
+    let mut p = Plot::new(title, Axis::linear("weights (GB)", 0.0, x_max), Axis::linear("tok/s", 0.0, y_max));
     let keep = labelled(points, x_max, y_max);
     p.add(
         Some("ceiling (red: does not fit)".into()),

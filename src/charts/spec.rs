@@ -1,7 +1,7 @@
 //! Speculative decoding: speed-up over decoding alone against the draft's acceptance rate.
 
 use super::axis_max;
-use super::plot::{Axis, Corner, Mark, Paint, Plot};
+use super::plot::{Axis, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, Speculation};
 
 /// Draft lengths drawn.
@@ -67,7 +67,6 @@ pub fn plot(data: &Data) -> Plot {
         format!("Speculative decoding speed-up ({})", data.draft_label),
         Axis::linear("acceptance rate", 0.0, 1.0),
         Axis::linear("speed-up over decoding alone (×)", 0.0, y_max),
-        Corner::UpperLeft,
     );
     for (i, (k, points)) in data.lines.iter().enumerate() {
         p.add(

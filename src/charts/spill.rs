@@ -1,7 +1,7 @@
 //! Decode speed against the share of the weights in VRAM: the spill cliff.
 
 use super::axis_max;
-use super::plot::{Axis, Corner, Mark, Paint, Plot};
+use super::plot::{Axis, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, Kind, Pool};
 use crate::views;
 
@@ -65,7 +65,6 @@ pub fn plot(data: &Data) -> Plot {
         format!("The spill cliff: weights in {} vs in {}", data.own_pool, data.slow_pool),
         Axis::linear(&format!("share of weights in {} (%)", data.own_pool), 0.0, 100.0),
         Axis::linear("tok/s", 0.0, y_max),
-        Corner::UpperLeft,
     );
     for (i, label) in ["ceiling", "expected"].into_iter().enumerate() {
         p.add(

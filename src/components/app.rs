@@ -28,30 +28,49 @@ const URL_QUIET_MS: i32 = 300;
 
 /// Reads a query string into a scenario that resolves, with one notice per key that could not be
 /// used (the key is then left at its default).
-pub fn scenario_from_query(query: &str) -> (Scenario, Vec<String>) {
+pub fn scenario_from_query(query: &str) -> (Scenario, Vec<Notice>) {
     let cat = catalog();
     let (mut s, issues, unknown) = Scenario::from_query_with_unknown(query);
-    let mut notices: Vec<String> = issues
-        .iter()
-        .map(|i| format!("{i}, using {}", s.default_text(i.key, cat)))
-        .collect();
-    notices.extend(unknown.lines().into_iter().map(|l| format!("{l} (ignored)")));
+    let used = |s: &Scenario, i: &crate::scenario::KeyIssue| match s.default_text(i.key, cat).as_str() {
+        "none" => format!("{i}; ignored"),
+        d => format!("{i}; using {d}"),
+    };
+    let mut notices: Vec<(Option<crate::scenario::Key>, String)> = issues.iter().map(|i| (Some(i.key), used(&s, i))).collect();
+    notices.extend(unknown.lines().into_iter().map(|l| (None, format!("{l} (ignored)"))));
     for _ in 0..4 {
         match s.resolve(cat) {
             Ok(_) => break,
             Err(issues) => {
                 for i in issues {
                     s.clear(i.key);
-                    notices.push(format!("{i}, using {}", s.default_text(i.key, cat)));
+                    notices.push((Some(i.key), used(&s, &i)));
                 }
             }
         }
     }
     if s.resolve(cat).is_err() {
         s = Scenario::default();
-        notices.push("the link's scenario could not be used; showing the default".into());
+        notices.push((None, "the link's scenario could not be used; showing the default".into()));
     }
+    let notices = notices
+        .into_iter()
+        .map(|(key, text)| Notice {
+            key,
+            at_load: key.and_then(|k| s.value_text(k)),
+            text,
+        })
+        .collect();
     (s, notices)
+}
+
+/// A notice about the link the page was opened with. One about a key goes away once that key is
+/// changed on the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub key: Option<crate::scenario::Key>,
+    /// The key's value as the page started with it.
+    pub at_load: Option<String>,
+    pub text: String,
 }
 
 /// Writes the scenario to the address bar as a committed change (a new history entry).
@@ -207,7 +226,7 @@ pub fn App() -> impl IntoView {
             <p class="tagline">"How fast will this model type on my machine? Memory bandwidth ÷ bytes per token."</p>
         </header>
         <main>
-            <Notices notices=notices />
+            <Notices notices=notices set_notices=set_notices />
             <div class="layout">
                 <div on:input=on_input.clone() on:change=on_change.clone()>
                     {move || form.get().then(|| view! { <InputsForm /> })}

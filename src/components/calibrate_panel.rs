@@ -18,7 +18,7 @@ pub fn CalibratePanel() -> impl IntoView {
     let (status, set_status) = signal(None::<Result<String, String>>);
     let (result, set_result) = signal(None::<Calibrated>);
     let apply = move |_| {
-        let fitted = scenario.with_untracked(|s| calibrate::calibrate(&text.get_untracked(), s, catalog()));
+        let fitted = scenario.with_untracked(|s| calibrate::calibrate_on_screen(&text.get_untracked(), s, catalog()));
         match fitted {
             Ok(c) => {
                 scenario.update(|s| {
@@ -29,10 +29,10 @@ pub fn CalibratePanel() -> impl IntoView {
                 });
                 commit.0.run(());
                 set_status.set(Some(Ok(format!(
-                    "{} rows of {} fitted to {}: cal={}",
+                    "{} rows of {}, {}: cal={}",
                     c.residuals.len(),
                     c.form,
-                    c.scenario.machine_key(),
+                    c.basis,
                     c.cal
                 ))));
                 set_result.set(Some(c));
@@ -53,7 +53,9 @@ pub fn CalibratePanel() -> impl IntoView {
                 "Paste llama-bench's output (its table, or -o json / -o jsonl), llama-server's timing lines or "
                 "ollama run --verbose statistics. The expected figure is then fitted to your own runs, and the link carries the fit (cal=)."
             </p>
+            <label class="field-label" for="calibrate-input">"Your llama-bench, llama-server or ollama output"</label>
             <textarea
+                id="calibrate-input"
                 rows="5"
                 data-testid="calibrate-input"
                 placeholder="| model | size | params | backend | ngl | test | t/s |"

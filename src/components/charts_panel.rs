@@ -42,7 +42,7 @@ pub fn ChartsPanel(
         let mut bars: Vec<machines::Bar> = picked
             .into_iter()
             .map(|r| machines::Bar {
-                label: short_name(&r.name),
+                label: crate::views::short_name(&r.name),
                 ceiling: r.ceiling,
                 expected: r.expected,
                 low: r.low,
@@ -129,14 +129,6 @@ pub fn ChartsPanel(
             }))}
         </section>
     }
-}
-
-/// "NVIDIA GeForce RTX 4090 (24 GB)" → "RTX 4090": bar labels stay short.
-fn short_name(name: &str) -> String {
-    let base = name.split(" (").next().unwrap_or(name);
-    ["NVIDIA GeForce ", "NVIDIA ", "AMD Radeon ", "AMD Instinct ", "AMD ", "Intel "]
-        .iter()
-        .fold(base.to_string(), |n, p| n.strip_prefix(p).map(str::to_string).unwrap_or(n))
 }
 
 /// The context chart's lines: the scenario's format, the common formats and KV types beside it.

@@ -59,7 +59,10 @@ pub fn ComparisonTable(
                         views::trim(r.bandwidth_gbs),
                         views::trim(r.memory_gib),
                         fmt_tok_s(r.ceiling),
-                        format!("{} ({}–{})", fmt_tok_s(r.expected), fmt_tok_s(r.low), fmt_tok_s(r.high)),
+                        {
+                            let (e, band) = crate::units::fmt_band_parts(r.expected, r.low, r.high);
+                            format!("{e} {band}")
+                        },
                         views::fits_text(r.fits, r.spill_fraction),
                         fmt_bytes(r.bytes_per_token),
                         r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
@@ -69,6 +72,7 @@ pub fn ComparisonTable(
             })
         }),
         order: Box::new(move || shown.get()),
+        focusable: false,
     });
     let newest = StoredValue::new(0u64);
     Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
@@ -100,7 +104,8 @@ pub fn ComparisonTable(
     };
     view! {
         <section class="table-section">
-            <h2>"Every machine, this model"</h2>
+            <h2 id="what-do-i-need">"What do I need? Every machine, this model"</h2>
+            <p class="hint">"Give a target speed: the machines that fit this model and reach it are marked ✓ and listed first, whichever column you sort by."</p>
             <label class="field">
                 <span class="field-label">"Show"</span>
                 <select
@@ -129,7 +134,8 @@ pub fn ComparisonTable(
             >
                 "Download CSV"
             </button>
-            <div class="table-wrap">
+            <p class="scroll-cue" aria-hidden="true">"Scroll the table sideways for more columns →"</p>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="every machine, this model">
                 <table class="rows machines" role="table" data-testid="comparison-table">
                     <thead role="rowgroup">
                         <tr role="row">

@@ -24,7 +24,7 @@ pub fn ContextField() -> impl IntoView {
     };
     view! {
         <div class="context-field">
-            <NumberField key=Key::Ctx label="Context" hint="tokens" testid="input-ctx" />
+            <NumberField key=Key::Ctx label="Context" hint="tokens: 4096, 32k, 1M" testid="input-ctx" />
             <input
                 type="range"
                 class="ctx-slider"
@@ -34,6 +34,7 @@ pub fn ContextField() -> impl IntoView {
                 max=LOG_MAX
                 step="0.1"
                 prop:value={slider}
+                aria-valuetext={move || format!("{} tokens", crate::views::fmt_tokens(ctx()))}
                 on:input={on_slide}
             />
         </div>

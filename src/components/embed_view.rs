@@ -26,6 +26,8 @@ pub fn EmbedView(
 ) -> impl IntoView {
     let scenario = scenario();
     let full = move || format!("./?{}", scenario.with(|s| s.to_query()));
+    // Tell the page around the iframe how tall this is, once mounted and whenever it changes.
+    request_animation_frame(|| crate::browser::report_height_to_parent("main.embed"));
     let charts: Vec<String> = views
         .iter()
         .filter(|v| !matches!(v.as_str(), "headline" | "table" | "models"))
@@ -35,7 +37,7 @@ pub fn EmbedView(
     let models = views.iter().any(|v| v == "models");
     view! {
         <main class="embed" data-testid="embed">
-            <Headline estimate=estimate />
+            <Headline estimate=estimate full_page=Signal::derive(full) />
             {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
             {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
             {models.then(|| view! { <ModelTable rows=model_rows /> })}

@@ -11,11 +11,31 @@ use crate::views;
 pub fn Headline(
     /// The last valid (inputs, estimate).
     estimate: Memo<Option<(Inputs, Estimate)>>,
+    /// The full page's link, where the headline stands in an embed: its scenario line links there.
+    #[prop(optional, into)]
+    full_page: Option<Signal<String>>,
 ) -> impl IntoView {
     let e = move || estimate.get().map(|(_, e)| e);
     let with = move |f: fn(&Estimate) -> String| move || e().map(|e| f(&e)).unwrap_or_default();
+    let title = move || {
+        estimate.with(|e| {
+            e.as_ref()
+                .map(|(inputs, _)| super::scenario().with(|s| views::scenario_title(inputs, s, crate::catalog::catalog())))
+                .unwrap_or_default()
+        })
+    };
+    let scenario_line = match full_page {
+        Some(href) => view! {
+            <p class="scenario-title" data-testid="headline-scenario">
+                <a href=href target="_blank" rel="noopener">{title}</a>
+            </p>
+        }
+        .into_any(),
+        None => view! { <p class="scenario-title" data-testid="headline-scenario">{title}</p> }.into_any(),
+    };
     view! {
         <section class="headline" aria-live="polite">
+            {scenario_line}
             <p class="big">
                 <span data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
                 <span class="label">" ceiling"</span>
@@ -23,7 +43,7 @@ pub fn Headline(
             <p class="expected">
                 "Expected "
                 <span data-testid="expected">
-                    {with(|e| format!("{} tok/s ({}–{})", fmt_tok_s(e.expected_tok_s), fmt_tok_s(e.expected_low_tok_s), fmt_tok_s(e.expected_high_tok_s)))}
+                    {with(|e| crate::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s))}
                 </span>
                 <small data-testid="expected-basis">
                     {move || {
@@ -82,7 +102,7 @@ pub fn Headline(
                 })
             }}
             <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::views::note_text(n)}</li> }).collect_view())}</ul>
-            <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", fmt_bytes(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
+            <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", crate::units::fmt_gib(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
     }
 }

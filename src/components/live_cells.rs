@@ -54,6 +54,8 @@ pub struct TableSpec {
     pub text: Box<dyn Fn(usize) -> Option<RowText>>,
     /// The rows to show, in order (indices for `text`).
     pub order: Box<dyn Fn() -> Vec<usize>>,
+    /// Rows that do something when chosen take keyboard focus (`tabindex=0`).
+    pub focusable: bool,
 }
 
 /// One table's body (rows carry `data-row` = their index).
@@ -94,7 +96,7 @@ struct LiveRow {
 
 impl LiveRow {
     /// A `<tr role="row" data-row=…>` with a `<th scope="row">` and one `<td>` per class.
-    fn build(index: usize, classes: &[&str]) -> Option<LiveRow> {
+    fn build(index: usize, classes: &[&str], focusable: bool) -> Option<LiveRow> {
         let doc = web_sys::window()?.document()?;
         let element = |tag: &str, attrs: &[(&str, &str)]| {
             let e = doc.create_element(tag).ok()?;
@@ -104,6 +106,9 @@ impl LiveRow {
             Some(e)
         };
         let tr = element("tr", &[("role", "row"), ("data-row", &index.to_string())])?;
+        if focusable {
+            tr.set_attribute("tabindex", "0").ok()?;
+        }
         let mut cells = vec![element("th", &[("scope", "row"), ("role", "rowheader")])?];
         for class in classes {
             let td = element("td", &[("role", "cell")])?;
@@ -217,7 +222,7 @@ impl LiveTable {
                     rows.resize_with(i + 1, || None);
                 }
                 if rows[i].is_none() {
-                    rows[i] = LiveRow::build(i, self.spec.classes);
+                    rows[i] = LiveRow::build(i, self.spec.classes, self.spec.focusable);
                     if let (Some(o), Some(row)) = (&self.observer, &rows[i]) {
                         o.observer.observe(&row.tr);
                     }

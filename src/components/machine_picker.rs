@@ -28,8 +28,7 @@ pub fn MachinePicker() -> impl IntoView {
             scenario.with(|s| s.text(Key::Hw).unwrap_or(DEFAULT_HW).to_string())
         }
     });
-    let on_change = move |ev| {
-        let v = event_target_value(&ev);
+    let choose = move |v: String| {
         scenario.update(|s| {
             if v == CUSTOM {
                 // Start the custom machine from the one that was chosen.
@@ -47,14 +46,31 @@ pub fn MachinePicker() -> impl IntoView {
             }
         });
     };
+    let on_change = move |ev| choose(event_target_value(&ev));
+    // What the search box finds: catalog order, every machine when it is blank.
+    let found = Memo::new(move |_| search.with(|q| cat.search_machines(q).iter().map(|m| m.id.clone()).collect::<Vec<_>>()));
+    let no_match = move || search.with(|q| !q.trim().is_empty()) && found.with(Vec::is_empty);
+    // Enter in the search box chooses the first machine found, as a committed change.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Enter" {
+            ev.prevent_default();
+            if let Some(first) = found.with_untracked(|f| f.first().cloned()) {
+                choose(first);
+                if let Some(commit) = use_context::<super::app::UrlCommit>() {
+                    commit.0.run(());
+                }
+            }
+        }
+    };
     let select = NodeRef::new();
     bind_options(
         select,
         Box::new(move || {
-            let q = search.get().to_ascii_lowercase();
+            let searching = search.with(|q| !q.trim().is_empty());
             // A search keeps the chosen machine listed, so only then does the list follow the
             // choice; otherwise a new choice just selects another option of the same list.
-            let cur = if q.is_empty() { String::new() } else { current.get() };
+            let cur = if searching { current.get() } else { String::new() };
+            let found = found.get();
             let mut groups: Vec<OptionGroup> = Kind::ALL
                 .into_iter()
                 .map(|kind| OptionGroup {
@@ -62,9 +78,7 @@ pub fn MachinePicker() -> impl IntoView {
                     options: cat
                         .machines
                         .iter()
-                        .filter(|m| {
-                            m.kind == kind && (q.is_empty() || m.id == cur || m.name.to_ascii_lowercase().contains(&q) || m.id.contains(&q))
-                        })
+                        .filter(|m| m.kind == kind && (m.id == cur || found.contains(&m.id)))
                         .map(|m| (m.id.clone(), format!("{} — {} GB/s", m.name, crate::views::trim(m.bandwidth_gbs))))
                         .collect(),
                 })
@@ -97,16 +111,31 @@ pub fn MachinePicker() -> impl IntoView {
     view! {
         <fieldset class="picker">
             <legend>"Machine"</legend>
+            <super::gpu_guess::GpuGuess />
             <label class="field">
                 <span class="field-label">"Search machines"</span>
                 <input
                     type="search"
                     data-testid="input-machine-search"
-                    placeholder="4090, M3, DDR5…"
+                    placeholder="4090, MacBook Pro, DDR5…"
+                    aria-describedby="machine-search-help"
                     prop:value={search}
                     on:input={move |ev| set_search.set(event_target_value(&ev))}
+                    on:keydown=on_key
                 />
             </label>
+            <p class="hint" id="machine-search-help" data-testid="machine-search-status" aria-live="polite">
+                {move || {
+                    if no_match() {
+                        "No machine matches; try a model number (4090, M3 Max) or choose Custom machine…".to_string()
+                    } else if search.with(|q| q.trim().is_empty()) {
+                        String::new()
+                    } else {
+                        let n = found.with(Vec::len);
+                        format!("{n} {} found; Enter chooses the first.", if n == 1 { "machine" } else { "machines" })
+                    }
+                }}
+            </p>
             <label class="field wide">
                 <span class="field-label">"Machine"</span>
                 <select data-testid="input-machine" on:change={on_change} node_ref=select></select>

@@ -109,10 +109,11 @@ pub fn MeasurePanel() -> impl IntoView {
     };
     let use_it = move |_| {
         let (cpu, gpu) = state.with_untracked(|st| (st.cpu.clone(), st.gpu.clone()));
+        let before = scenario.get_untracked();
         let status = match scenario.try_update(|s| measure::apply(s, catalog(), cpu.as_ref(), gpu.as_ref())) {
             Some(Ok(())) => {
                 commit.0.run(());
-                "The measured bandwidth is now the machine's (measured= in the link).".to_string()
+                scenario.with_untracked(|after| measure::applied_text(&before, after, catalog()))
             }
             Some(Err(e)) => e,
             None => return,

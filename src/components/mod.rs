@@ -8,6 +8,7 @@ pub mod charts_panel;
 pub mod comparison_table;
 pub mod context_field;
 pub mod embed_view;
+pub mod gpu_guess;
 pub mod headline;
 pub mod how_it_works;
 pub mod import_panel;

@@ -7,7 +7,7 @@ use super::number_field::NumberField;
 use super::scenario;
 use crate::runnable::{self, ModelColumn, ModelRow};
 use crate::scenario::Key;
-use crate::units::{fmt_bytes, fmt_tok_s};
+use crate::units::fmt_tok_s;
 
 /// The model table (`model-table`), one `tbody tr[data-model=id]` per catalog model; clicking a
 /// row chooses that model at that row's format.
@@ -43,18 +43,18 @@ pub fn ModelTable(
                         r.quant_name.clone(),
                         fmt_tok_s(r.ceiling),
                         fmt_tok_s(r.expected),
-                        fmt_bytes(r.memory_needed),
+                        crate::units::fmt_gib(r.memory_needed),
                         r.held.label().to_string(),
                     ],
                 })
             })
         }),
         order: Box::new(move || order.get()),
+        focusable: true,
     });
-    // A click anywhere in a row chooses its model and format.
-    let choose = move |ev: leptos::ev::MouseEvent| {
-        let Some(tr) = ev
-            .target()
+    // A click anywhere in a row, or Enter or Space on a focused row, chooses its model and format.
+    let choose_row = move |target: Option<web_sys::EventTarget>| {
+        let Some(tr) = target
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .and_then(|e| e.closest("tr").ok().flatten())
         else {
@@ -63,6 +63,13 @@ pub fn ModelTable(
         if let (Some(model), Some(quant)) = (tr.get_attribute("data-model"), tr.get_attribute("data-quant")) {
             scenario.update(|s| runnable::choose(s, &model, &quant));
             commit.0.run(());
+        }
+    };
+    let choose = move |ev: leptos::ev::MouseEvent| choose_row(ev.target());
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if matches!(ev.key().as_str(), "Enter" | " ") {
+            ev.prevent_default();
+            choose_row(ev.target());
         }
     };
     let header = move |col: ModelColumn| {
@@ -77,9 +84,9 @@ pub fn ModelTable(
     };
     view! {
         <section class="table-section">
-            <h2>"Every model, this machine"</h2>
+            <h2 id="what-can-i-run">"What can I run? Every model, this machine"</h2>
             <p class="hint">
-                "At this context and KV type: the most bits per weight that fits (Q2_K to Q8_0 and F16, and MLX on Apple), mixtures of experts with their experts in RAM where only that fits. Click a row to choose it."
+                "At this context and KV type: the most bits per weight that fits (Q2_K to Q8_0 and F16, and MLX on Apple), mixtures of experts with their experts in RAM where only that fits. Click a row, or press Enter on it, to choose it."
             </p>
             <NumberField key=Key::MinTokS label="At least" hint="tok/s expected" testid="input-min-tok-s" placeholder="0".to_string() />
             <p class="hint" data-testid="model-count">
@@ -96,12 +103,13 @@ pub fn ModelTable(
             >
                 "Download CSV"
             </button>
-            <div class="table-wrap">
+            <p class="scroll-cue" aria-hidden="true">"Scroll the table sideways for more columns →"</p>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="every model, this machine">
                 <table class="rows models" role="table" data-testid="model-table">
                     <thead role="rowgroup">
                         <tr role="row">{ModelColumn::ALL.into_iter().map(header).collect_view()}</tr>
                     </thead>
-                    <tbody role="rowgroup" node_ref=body on:click=choose></tbody>
+                    <tbody role="rowgroup" node_ref=body on:click=choose on:keydown=on_key></tbody>
                 </table>
             </div>
         </section>

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::live_cells::{LiveTable, RowText, TableSpec};
-use crate::units::{fmt_bytes, fmt_tok_s};
+use crate::units::fmt_tok_s;
 use crate::views::{self, QuantRow};
 
 /// The formats table (`quant-table`).
@@ -27,7 +27,7 @@ pub fn QuantTable(
                     cells: vec![
                         r.name.clone(),
                         r.bpw.to_string(),
-                        fmt_bytes(r.size_bytes),
+                        crate::units::fmt_gib(r.size_bytes),
                         fmt_tok_s(r.ceiling),
                         fmt_tok_s(r.expected),
                         views::fits_text(r.fits, 0.0),
@@ -36,6 +36,7 @@ pub fn QuantTable(
             })
         }),
         order: Box::new(move || (0..rows.with(Vec::len)).collect()),
+        focusable: false,
     });
     view! {
         <section class="table-section">

@@ -16,15 +16,26 @@ pub fn SharePanel() -> impl IntoView {
         let base = base.clone();
         move || format!("{base}?{}", scenario.with(|s| s.to_query()))
     };
+    let estimate = expect_context::<Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>>>();
     let snippet = move || {
         let embed = Presentation {
             embed: true,
             views: vec!["context".into()],
         };
+        let (title, notes) = estimate.with(|e| {
+            e.as_ref().map_or((String::new(), 0), |(inputs, e)| {
+                let title = scenario.with(|s| crate::views::scenario_title(inputs, s, crate::catalog::catalog()));
+                (title, e.notes.len())
+            })
+        });
+        let height = crate::views::embed_height(&embed.views, notes);
+        // The iframe has the height the views need at 700 px; the script sizes it to what the
+        // embed reports, so it is never cut off nor left with a gap, at any column width.
         format!(
-            "<iframe src=\"{base}?{}{}\" width=\"100%\" height=\"520\" loading=\"lazy\" title=\"tokbound: decode speed estimate\" style=\"border:0\"></iframe>",
+            "<iframe src=\"{base}?{}{}\" width=\"100%\" height=\"{height}\" loading=\"lazy\" title=\"tokbound: {}\" style=\"border:0;width:100%\"></iframe>\n<script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.tokbound!==\"height\")return;document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=Math.ceil(d.height)+\"px\"}})}})</script>",
             scenario.with(|s| s.to_query()),
-            embed.to_query_suffix()
+            embed.to_query_suffix(),
+            title.replace('"', "&quot;").replace('<', "&lt;")
         )
     };
     let (copied, set_copied) = signal(None::<bool>);
@@ -53,7 +64,7 @@ pub fn SharePanel() -> impl IntoView {
             </div>
             <label class="field wide">
                 <span class="field-label">"Embed in a page (iframe)"</span>
-                <textarea readonly=true rows="3" data-testid="embed-snippet" prop:value=snippet></textarea>
+                <textarea readonly=true rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
             </label>
         </section>
     }

@@ -111,8 +111,14 @@ pub enum Pool {
 pub enum Note {
     /// Routed experts come from system RAM, the rest from VRAM.
     ExpertOffload,
-    /// Expert offload asked for where it does not apply.
-    ExpertOffloadIgnored,
+    /// Expert offload asked for where it does not apply: on a mixture of experts (`moe`), because
+    /// the machine has no separate system RAM; otherwise because the model has no routed experts.
+    ExpertOffloadIgnored { moe: bool },
+    /// Weights are read back from disk on every token. `ram_needed_bytes` is the system RAM (or,
+    /// on a machine without discrete VRAM, the memory) that would hold them; `experts_bytes` is
+    /// what a mixture of experts' routed experts take, where moving them to RAM
+    /// (`offload=experts`) was not asked for.
+    ReadFromDisk { ram_needed_bytes: f64, experts_bytes: Option<f64> },
     /// No memory figure, so no fit.
     MemoryUnknown,
     /// A custom model without layers, KV heads and head dim.
@@ -356,6 +362,9 @@ pub struct Spill {
     pub bytes: f64,
     /// Share of the weight bytes read from the slower pool.
     pub fraction: f64,
+    /// The pool where most of the token's time goes (bytes ÷ bandwidth): disk when anything is
+    /// read from disk, since it is the slowest by far.
+    pub slowest: Pool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -819,12 +828,30 @@ pub fn estimate(inp: &Inputs) -> Estimate {
             into: pools.get(i + 1).map_or(Pool::Disk, |p| p.pool),
             bytes: from.capacity_bytes.map_or(0.0, |c| (from.needed_bytes - c).max(0.0)),
             fraction: if weights_read > 0.0 { slow / weights_read } else { 0.0 },
+            slowest: pools
+                .iter()
+                .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
+                .map_or(from.pool, |p| p.pool),
         }
     });
     if lay.expert_offload {
         notes.push(Note::ExpertOffload);
     } else if inp.placement.expert_offload {
-        notes.push(Note::ExpertOffloadIgnored);
+        notes.push(Note::ExpertOffloadIgnored { moe: wb.per_expert > 0.0 });
+    }
+    if let Some(disk) = pools.iter().find(|p| p.pool == Pool::Disk && p.weight_bytes > 0.0) {
+        // What would hold the disk's share in memory: the CPU side's whole share on a GPU
+        // machine, the whole model on any other.
+        let ram_needed_bytes = match pools.iter().find(|p| p.pool == Pool::SystemRam && is_gpu(inp)) {
+            Some(ram) => ram.needed_bytes,
+            None if is_gpu(inp) => disk.needed_bytes,
+            None => needed,
+        };
+        let experts_bytes = (is_gpu(inp) && !lay.expert_offload && wb.per_expert > 0.0).then(|| wb.per_expert * experts_of(inp));
+        notes.push(Note::ReadFromDisk {
+            ram_needed_bytes,
+            experts_bytes,
+        });
     }
     if let Some((asked, held)) = lay.capped {
         notes.push(Note::GpuFracCapped { asked, held });

@@ -109,6 +109,8 @@ pub enum ValueKind {
     Share { min: f64, max: f64 },
     /// A whole number within `[min, max]`.
     Whole { min: u32, max: u32 },
+    /// A token count within `[min, max]`, written plain or with `k`/`M` (`32k` = 32,768).
+    Tokens { min: u32, max: u32 },
     /// A size with its unit (`19GB`, `4.58GiB`).
     Size,
     /// A machine kind.
@@ -539,7 +541,7 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::Swa,
         name: "swa",
         group: Group::CustomModel,
-        value: ValueKind::Whole { min: 1, max: 100000000 },
+        value: ValueKind::Tokens { min: 1, max: 100000000 },
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "custom architecture: sliding window",
         #[cfg(not(target_arch = "wasm32"))]
@@ -760,11 +762,11 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::Ctx,
         name: "ctx",
         group: Group::Context,
-        value: ValueKind::Whole { min: 0, max: 100_000_000 },
+        value: ValueKind::Tokens { min: 0, max: 100_000_000 },
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "tokens in context when generating",
         #[cfg(not(target_arch = "wasm32"))]
-        unit: "tokens, 0–100,000,000",
+        unit: "tokens, 0–100,000,000; `32k` = 32,768, `128K` = 131,072, `1M` = 1,048,576",
         #[cfg(not(target_arch = "wasm32"))]
         default: "4096",
         link_default: Some("4096"),
@@ -929,7 +931,7 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::Prompt,
         name: "prompt",
         group: Group::Batching,
-        value: ValueKind::Whole { min: 0, max: 10_000_000 },
+        value: ValueKind::Tokens { min: 0, max: 10_000_000 },
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "prompt tokens, for time to first token",
         #[cfg(not(target_arch = "wasm32"))]
@@ -1043,8 +1045,13 @@ impl Key {
         KEYS.iter().map(|k| k.key)
     }
 
-    /// The known key nearest to an unknown name, if one is close (`ctxx` → `ctx`).
+    /// The known key nearest to an unknown name, if one is close (`ctxx` → `ctx`), or the key a
+    /// common longer word stands for (`context` → `ctx`).
     pub fn nearest(name: &str) -> Option<Key> {
+        let lower = name.to_ascii_lowercase();
+        if let Some((_, key)) = ALIASES.iter().find(|(word, _)| *word == lower) {
+            return Some(*key);
+        }
         KEYS.iter()
             .map(|k| (crate::catalog::edit_distance(name, k.name), k.key))
             .filter(|(d, k)| *d <= (k.name().len() / 3).max(1))
@@ -1052,6 +1059,28 @@ impl Key {
             .map(|(_, k)| k)
     }
 }
+
+/// Words people write for a key, answered with "did you mean …?" (never read as the key).
+const ALIASES: &[(&str, Key)] = &[
+    ("context", Key::Ctx),
+    ("context_length", Key::Ctx),
+    ("n_ctx", Key::Ctx),
+    ("c", Key::Ctx),
+    ("bandwidth", Key::Bw),
+    ("memory", Key::Mem),
+    ("vram", Key::Mem),
+    ("gpu", Key::Hw),
+    ("machine", Key::Hw),
+    ("hardware", Key::Hw),
+    ("device", Key::Hw),
+    ("quantization", Key::Quant),
+    ("q", Key::Quant),
+    ("format", Key::Quant),
+    ("kv_cache", Key::Kv),
+    ("cache_type", Key::Kv),
+    ("ngl", Key::GpuFrac),
+    ("draft_model", Key::Draft),
+];
 
 /// A key's value, parsed.
 #[derive(Clone, Debug, PartialEq)]
@@ -1096,6 +1125,7 @@ impl ValueKind {
             ValueKind::Positive { min, max } => Value::Number(units::positive(text, min, max)?),
             ValueKind::Share { min, max } => Value::Number(units::number_in(text, min, max)?),
             ValueKind::Whole { min, max } => Value::Whole(units::whole(text, min, max)?),
+            ValueKind::Tokens { min, max } => Value::Whole(units::tokens(text, min, max)?),
             ValueKind::Size => Value::Size(super::Size::parse(text)?),
             ValueKind::Kind => Value::Kind(Kind::parse(t).ok_or_else(|| format!("\"{}\" is not gpu, apple, soc or cpu", shorten(t)))?),
             ValueKind::Choice(words) => {

@@ -29,7 +29,8 @@ test('the CPU probe gives a plausible figure in time, and the page answers keyst
   await page.waitForFunction(() => document.querySelector('[data-testid=measure-status]').textContent === 'Done.', null, { timeout: 30000 });
   assert.ok(Date.now() - t0 < 30000);
   const cpu = figure((await page.getByTestId('measure-cpu-result').textContent()).slice(5));
-  assert.ok(cpu > 0.5 && cpu < 2000, String(cpu));
+  // A figure, not a floor: a busy machine reads slowly (speeds belong to make bench).
+  assert.ok(cpu > 0 && cpu < 2000, String(cpu));
   // No WebGPU adapter in plain headless Chromium: said plainly, and the CPU figure kept.
   assert.match(await page.getByTestId('measure-gpu-result').textContent(), /^GPU: not measured: /);
   const result = await page.getByTestId('measure-result').textContent();
@@ -39,6 +40,10 @@ test('the CPU probe gives a plausible figure in time, and the page answers keyst
   await page.getByTestId('measure-use').click();
   await page.waitForFunction(() => location.search.includes('measured=cpu') && location.search.includes('ram_bw='));
   assert.equal(Number(new URL(page.url()).searchParams.get('ram_bw')), cpu);
+  // The status says which pool was set, what stays, and what it changes here: nothing, the model
+  // being in VRAM.
+  assert.match(await page.getByTestId('measure-status').textContent(),
+    /^System RAM: [\d.]+ GB\/s, measured by the CPU cores; the RTX 4090's VRAM stays 1008 GB\/s\. No change for this scenario/);
   assert.match(await page.getByTestId('notes').textContent(), /measured in a browser by the CPU cores/);
   assert.deepEqual(errors, []);
 });
@@ -60,6 +65,7 @@ test('on a Mac, Use as machine makes the measured figure the bandwidth; Cancel s
   assert.equal(q.get('hw'), null);
   assert.equal(q.get('kind'), 'apple');
   assert.equal(q.get('mem'), '128');
+  assert.match(await page.getByTestId('measure-status').textContent(), /^The machine's memory bandwidth is now [\d.]+ GB\/s, measured by the CPU cores\. For this scenario the ceiling goes from/);
   assert.deepEqual(errors, []);
 });
 

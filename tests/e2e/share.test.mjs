@@ -121,8 +121,8 @@ test('garbage in the URL shows a notice naming each key, falls back to defaults 
   const q = '?bw=abc&hw=%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E&ctx=-7&model=%22%3E%3Cscript%3Ewindow.pwned%3D2%3C%2Fscript%3E&quant=zz&zzz=1';
   const { page, errors } = await fresh(q);
   const notice = await page.getByTestId('url-notices').textContent();
-  assert.match(notice, /bw: "abc" is not a number, using 1008/);
-  assert.match(notice, /ctx: "-7" is outside 0–100000000, using 4096/);
+  assert.match(notice, /bw: "abc" is not a number; using 1008/);
+  assert.match(notice, /ctx: "-7" is outside 0–100000000 tokens; using 4096/);
   assert.match(notice, /hw: "<img src=x onerror=window\.pwned=1>" is not a catalog id/);
   assert.match(notice, /model: "">\s?<script>/);
   assert.match(notice, /quant: unknown quant "zz"; nearest:/);

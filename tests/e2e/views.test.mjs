@@ -41,7 +41,7 @@ test('the default scenario is the seed headline, beside the seed machines', asyn
   // Rows laid out as grids keep their table semantics (roles in the markup).
   const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: /Ceiling/ }) }).first();
   assert.ok(await table.getByRole('row').count() >= 100);
-  assert.equal(await table.getByRole('rowheader', { name: 'NVIDIA GeForce RTX 4090 (24 GB)' }).count(), 1);
+  assert.equal(await table.getByRole('rowheader', { name: 'NVIDIA GeForce RTX 4090 (24 GiB)' }).count(), 1);
   assert.ok(await table.getByRole('cell').count() >= 800);
   for (const [id, sig] of Object.entries(await signatures(page))) {
     assert.ok(sig.colours > 3, `${id} looks blank: ${JSON.stringify(sig)}`);

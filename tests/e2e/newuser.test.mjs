@@ -1,0 +1,243 @@
+// What a new user trips on, tried as one would: the embed in a blog post's column, the headline's
+// scenario line, calibration on the default page, context typed as 32k, search, the target's
+// marks, formats that follow the model, the phone layout, keyboard and screen-reader use (with
+// axe-core), notices that go when fixed, and the GPU the browser names.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { serve, launch, load, ceiling } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server; let browser;
+before(async () => { server = await serve('/'); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const SCENARIO = '?hw=m3-max-40c&model=qwen3-30b-a3b&quant=q8_0&ctx=32768';
+
+/** A blog post with the share panel's snippet in a column `width` pixels wide. */
+const blog = (snippet, width) => `<!doctype html><html><head><meta charset="utf-8"><title>post</title>
+<style>body{margin:0;font:16px serif} article{width:${width}px;margin:0 auto}</style></head>
+<body><article><h1>My new laptop</h1><p>Here is what tokbound says:</p>${snippet}<p>The end.</p></article></body></html>`;
+
+/** The embed's frame inside the blog page, once it has its ceiling. */
+async function embedFrame(page) {
+  const handle = await page.waitForSelector('iframe');
+  const frame = await handle.contentFrame();
+  await frame.getByTestId('ceiling').waitFor({ timeout: 20000 });
+  return { handle, frame };
+}
+
+/** Serious and critical axe-core violations on the page (or frame) as "id: target" lines. */
+async function axeViolations(target) {
+  await target.evaluate(AXE);
+  const result = await target.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+test('the share panel\'s embed stands alone in a blog post at 700 and 360 px: named, sized, nothing cut off', async () => {
+  const { page } = await load(browser, server.base + SCENARIO);
+  const snippet = await page.getByTestId('embed-snippet').inputValue();
+  assert.match(snippet, /<iframe src="[^"]+embed=1[^"]*" width="100%" height="\d+"/);
+  assert.match(snippet, /<script>addEventListener\("message"/);
+  const plainHeight = Number(/height="(\d+)"/.exec(snippet)[1]);
+  for (const width of [700, 360]) {
+    const ctx = await browser.newContext({ viewport: { width: width + 40, height: 900 } });
+    const post = await ctx.newPage();
+    await post.setContent(blog(snippet, width));
+    const { handle, frame } = await embedFrame(post);
+    const named = await frame.getByTestId('headline-scenario').textContent();
+    for (const part of ['M3 Max', 'Qwen3 30B-A3B', 'Q8_0', '32K context']) assert.ok(named.includes(part), `${width}: "${named}" lacks ${part}`);
+    assert.equal(await frame.getByTestId('headline-scenario').locator('a').count(), 1, 'the scenario line links to the full page');
+    await frame.getByTestId('chart-context').waitFor();
+    // The snippet's script sizes the iframe to the content the embed reports.
+    await post.waitForFunction(() => {
+      const f = document.querySelector('iframe');
+      const main = f.contentDocument?.querySelector('main.embed');
+      return main && Math.abs(f.getBoundingClientRect().height - Math.ceil(main.getBoundingClientRect().bottom) - 2) <= 3;
+    }, null, { timeout: 10000 });
+    const inFrame = await frame.evaluate(() => ({
+      bottom: document.querySelector('main.embed').getBoundingClientRect().bottom,
+      link: document.querySelector('[data-testid=open-full]').getBoundingClientRect().bottom,
+      chart: document.querySelector('[data-testid=chart-context]').getBoundingClientRect().bottom,
+      view: window.innerHeight,
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    }));
+    assert.ok(inFrame.link <= inFrame.view && inFrame.chart <= inFrame.view && inFrame.bottom <= inFrame.view, `${width}: ${JSON.stringify(inFrame)}`);
+    assert.ok(inFrame.overflow <= 0, `${width}: the embed is ${inFrame.overflow} px wider than its column`);
+    const box = await handle.boundingBox();
+    assert.ok(box.width <= width + 1, `${width}: the iframe is ${box.width} px wide`);
+    if (width === 700) {
+      // Without the script, the iframe's own height still holds the content at 700 px.
+      assert.ok(plainHeight >= inFrame.bottom, `plain height ${plainHeight} < content ${inFrame.bottom}`);
+      assert.deepEqual(await axeViolations(frame), []);
+    }
+    await ctx.close();
+  }
+});
+
+test('chart legends sit under the plot at phone width and in the embed', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 360, height: 800 } });
+  const page = await ctx.newPage();
+  await page.goto(`${server.base}${SCENARIO}&embed=1&view=machines,context`);
+  await ceiling(page);
+  for (const id of ['chart-context', 'chart-machines']) {
+    await page.waitForFunction((t) => Number(document.querySelector(`[data-testid="${t}"]`)?.dataset.draws) >= 1, id);
+  }
+  const texts = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(texts <= 0, `the embed overflows by ${texts} px at 360`);
+  await ctx.close();
+});
+
+test('the headline names its scenario on the full page, in GiB', async () => {
+  const { page } = await load(browser, server.base + SCENARIO);
+  assert.equal(await page.getByTestId('headline-scenario').textContent(),
+    'Apple M3 Max (40-core GPU, up to 128 GB) · Qwen3 30B-A3B · Q8_0 · 32K context');
+  assert.match(await page.getByTestId('fit').textContent(), /^Fits: needs [\d.]+ GiB of 96\.0 GiB usable\.$/);
+  // The scenario line sits above the figure.
+  const [title, figure] = await Promise.all(['headline-scenario', 'ceiling'].map((t) => page.getByTestId(t).boundingBox()));
+  assert.ok(title.y < figure.y);
+  await page.goto(server.base);
+  await ceiling(page);
+  assert.match(await page.getByTestId('headline-scenario').textContent(), /^NVIDIA GeForce RTX 4090 \(24 GiB\) · Qwen2\.5 32B/);
+  assert.match(await page.getByTestId('fit').textContent(), /of 24\.0 GiB usable/);
+});
+
+test('calibration on the default page uses the machine on screen and says so', async () => {
+  const { page, errors } = await load(browser, server.base);
+  const paste = '| model | size | params | backend | ngl | test | t/s |\n| --- | ---: | ---: | --- | --: | ---: | ---: |\n| llama 8B Q4_K_M | 4.58 GiB | 8.03 B | CUDA | 99 | tg128 | 127.3 ± 0.2 |\n';
+  await page.getByTestId('calibrate-input').fill(paste);
+  await page.getByTestId('calibrate-apply').click();
+  await page.waitForFunction(() => location.search.includes('cal=rtx-4090~'));
+  assert.match(await page.getByTestId('calibrate-status').textContent(), /fitted for NVIDIA GeForce RTX 4090 \(24 GiB\), the machine chosen: cal=rtx-4090~/);
+  assert.deepEqual(errors, []);
+});
+
+test('context as people write it: 32k in the box is 32768 in the link', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&model=llama-3.1-8b');
+  await page.getByTestId('input-ctx').fill('32k');
+  await page.waitForFunction(() => /32K context/.test(document.querySelector('[data-testid=headline-scenario]').textContent));
+  await page.getByTestId('input-ctx').press('Tab');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('ctx') === '32768');
+  assert.equal(await page.getByTestId('input-ctx-error').textContent(), '');
+  assert.equal(await page.getByTestId('input-ctx-slider').getAttribute('aria-valuetext'), '32K tokens');
+});
+
+test('machine and model search find what people type; Enter chooses; no match is said', async () => {
+  const { page } = await load(browser, server.base);
+  const search = page.getByTestId('input-machine-search');
+  await search.fill('nvidia 3090');
+  await page.waitForFunction(() => /found; Enter chooses the first/.test(document.querySelector('[data-testid=machine-search-status]').textContent));
+  await search.press('Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('hw') === 'rtx-3090');
+  await search.fill('mac studio');
+  assert.ok(await page.locator('[data-testid=input-machine] option[value="m2-ultra-76c"]').count() === 1);
+  assert.equal(await page.locator('[data-testid=input-machine] option[value="m4"]').count(), 0);
+  await search.fill('zzzz nothing');
+  await page.waitForFunction(() => /^No machine matches/.test(document.querySelector('[data-testid=machine-search-status]').textContent));
+  const models = page.getByTestId('input-model-search');
+  await models.fill('gpt-oss');
+  await models.press('Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'gpt-oss-20b');
+  // The model's own format comes with it, and the page says so.
+  assert.equal(new URL(page.url()).searchParams.get('quant'), 'mxfp4');
+  assert.match(await page.getByTestId('model-format-note').textContent(), /gpt-oss 20B does not come in Q4_K_M, so the format is now MXFP4/);
+  await models.fill('qqqqq');
+  await page.waitForFunction(() => /^No model matches/.test(document.querySelector('[data-testid=model-search-status]').textContent));
+});
+
+test('a format chosen for one model does not stick to the next', async () => {
+  const { page } = await load(browser, server.base + '?hw=m3-max-40c&model=gemma-3-270m&quant=f16');
+  await page.getByTestId('input-model').selectOption('llama-3.3-70b');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'llama-3.3-70b');
+  assert.equal(new URL(page.url()).searchParams.get('quant'), null, 'back to Q4_K_M');
+  assert.match(await page.getByTestId('model-format-note').textContent(), /^F16 does not fit Llama 3\.3 70B Instruct here, so the format is now Q4_K_M/);
+});
+
+test('"What can I run?" and "What do I need?": the target marks its machines and lists them first', async () => {
+  const { page } = await load(browser, server.base + '?target=20');
+  await page.getByRole('heading', { name: /^What do I need\?/ }).waitFor();
+  await page.getByRole('heading', { name: /^What can I run\?/ }).waitFor();
+  // Sorted by launch price, the first rows are those that meet the target.
+  await page.getByTestId('sort-price').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=comparison-table] tbody tr')?.dataset.meets === 'true');
+  const first = page.locator('[data-testid=comparison-table] tbody tr[data-meets="true"] th').first();
+  const mark = await first.evaluate((th) => getComputedStyle(th, '::before').content);
+  assert.match(mark, /✓/);
+});
+
+test('on a phone the key figures stay on screen and the tables say they scroll', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await ctx.newPage();
+  await page.goto(server.base);
+  await ceiling(page);
+  const table = page.getByTestId('comparison-table');
+  await table.locator('tbody tr').first().waitFor();
+  await table.scrollIntoViewIfNeeded();
+  for (const id of ['sort-ceiling', 'sort-expected', 'sort-fits']) {
+    const box = await page.getByTestId(id).boundingBox();
+    assert.ok(box && box.x + box.width <= 390, `${id} is off screen: ${JSON.stringify(box)}`);
+  }
+  assert.ok(await page.locator('.scroll-cue').first().isVisible());
+  await ctx.close();
+});
+
+test('keyboard and screen readers: rows by keyboard, labelled inputs, no serious axe violation', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090');
+  const row = page.locator('[data-testid=model-table] tbody tr[data-model="llama-3.1-8b"]');
+  await row.waitFor();
+  assert.equal(await row.getAttribute('tabindex'), '0');
+  await row.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'llama-3.1-8b');
+  await page.getByTestId('chart-context').waitFor();
+  assert.deepEqual(await axeViolations(page), []);
+  for (const scheme of ['dark']) {
+    const ctx = await browser.newContext({ colorScheme: scheme });
+    const dark = await ctx.newPage();
+    await dark.goto(server.base);
+    await ceiling(dark);
+    await dark.getByTestId('chart-context').waitFor();
+    assert.deepEqual(await axeViolations(dark), [], scheme);
+    await ctx.close();
+  }
+});
+
+test('a link notice goes once its key is fixed, and can be dismissed', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&tflops=abc&zzz=1');
+  const notices = page.getByTestId('url-notices');
+  assert.match(await notices.textContent(), /tflops: "abc" is not a number; using/);
+  await page.getByTestId('input-backend').selectOption('vulkan');
+  assert.match(await notices.textContent(), /tflops/, 'another key changed: the notice stays');
+  await page.getByTestId('url-notices-dismiss').click();
+  assert.equal(await notices.count(), 0);
+});
+
+test('the GPU the browser names is offered, never applied without a click', async () => {
+  const ctx = await browser.newContext();
+  await ctx.addInitScript(() => {
+    const real = WebGLRenderingContext.prototype.getParameter;
+    WebGLRenderingContext.prototype.getParameter = function (p) {
+      if (p === 0x9246 || p === 0x1F01) return 'ANGLE (NVIDIA, NVIDIA GeForce RTX 3090 (0x00002204) Direct3D11 vs_5_0 ps_5_0, D3D11)';
+      return real.call(this, p);
+    };
+  });
+  const page = await ctx.newPage();
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(server.base);
+  await ceiling(page);
+  const offer = page.getByTestId('gpu-guess');
+  await offer.waitFor({ timeout: 10000 });
+  assert.match(await offer.textContent(), /^Looks like an NVIDIA GeForce RTX 3090 \(24 GiB\) — use it\?/);
+  assert.equal(new URL(page.url()).searchParams.get('hw'), null, 'not applied by itself');
+  await page.getByTestId('gpu-guess-use').click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('hw') === 'rtx-3090');
+  assert.equal(await offer.count(), 0);
+  assert.ok(requests.every((u) => u.startsWith(server.base)), requests.join('\n'));
+  await ctx.close();
+});
