@@ -34,6 +34,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "id",
             "name",
             "family",
+            "native_quant",
             "params_b",
             "active_params_b",
             "max_context",

@@ -51,7 +51,7 @@ pub fn QuantTable(
             >
                 "Download CSV"
             </button>
-            <div class="table-wrap">
+            <div class="table-wrap" tabindex="0" role="region" aria-label="this machine, every quantization">
                 <table class="rows formats" role="table" data-testid="quant-table">
                     <thead role="rowgroup">
                         <tr role="row">

@@ -40,10 +40,17 @@ test('the CPU probe gives a plausible figure in time, and the page answers keyst
   await page.getByTestId('measure-use').click();
   await page.waitForFunction(() => location.search.includes('measured=cpu') && location.search.includes('ram_bw='));
   assert.equal(Number(new URL(page.url()).searchParams.get('ram_bw')), cpu);
-  // The status says which pool was set, what stays, and what it changes here: nothing, the model
-  // being in VRAM.
+  // The status says which pool was set, what stays, and what it changes here: at 131072 tokens
+  // the KV cache pushes layers into system RAM, so the measured RAM moves the ceiling.
   assert.match(await page.getByTestId('measure-status').textContent(),
-    /^System RAM: [\d.]+ GB\/s, measured by the CPU cores; the RTX 4090's VRAM stays 1008 GB\/s\. No change for this scenario/);
+    /^System RAM: [\d.]+ GB\/s, measured by the CPU cores; the RTX 4090's VRAM stays 1008 GB\/s\. For this scenario the ceiling goes from [\d.]+ to [\d.]+ tok\/s\.$/);
+  // At 4096 tokens the model is in VRAM alone: the measured RAM changes nothing, and it says so.
+  const { page: small } = await load(browser, `${server.base}?hw=rtx-4090&ctx=4096`);
+  await small.getByTestId('measure-start').click();
+  await small.waitForFunction(() => document.querySelector('[data-testid=measure-status]').textContent === 'Done.', null, { timeout: 30000 });
+  await small.getByTestId('measure-use').click();
+  await small.waitForFunction(() => /^System RAM: [\d.]+ GB\/s, measured by the CPU cores; the RTX 4090's VRAM stays 1008 GB\/s\. No change for this scenario/
+    .test(document.querySelector('[data-testid=measure-status]').textContent));
   assert.match(await page.getByTestId('notes').textContent(), /measured in a browser by the CPU cores/);
   assert.deepEqual(errors, []);
 });
