@@ -147,12 +147,12 @@ async fn a_field_follows_the_scenario_when_it_changes_elsewhere_without_remounti
     assert!(same.is_same_node(Some(&input)), "the field was not rebuilt");
     assert_eq!(value(&input), "32768");
     // Bad text stays with its message until the scenario moves on; then both give way.
-    type_into(&input, "12k");
+    type_into(&input, "12q");
     tick().await;
-    assert_eq!(value(&input), "12k");
+    assert_eq!(value(&input), "12q");
     assert_eq!(
         by_testid(&host, "input-ctx-error").text_content().unwrap(),
-        "\"12k\" is not a number"
+        "\"12q\" is not a token count (4096, 32k, 128K or 1M)"
     );
     scenario.update(|s| s.put(Key::Ctx, Value::Whole(2048)));
     tick().await;
