@@ -672,7 +672,7 @@ fn fit_paste(
     let rows = rows_for(&paste, cat, &inputs);
     let (fit, residuals) = fit(&rows, inputs.machine.bandwidth_gbs, &inputs.machine.time.own)?;
     let cal = cal_text(&s.machine_key(), &fit);
-    let name = &inputs.machine.name;
+    let name = crate::views::short_name(&inputs.machine.name);
     let basis = match paste.device.as_deref() {
         _ if from_paste => format!("fitted for {name}, the device your paste names"),
         Some(device) if !device_is(device, &inputs.machine.name) => {
