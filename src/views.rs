@@ -36,7 +36,7 @@ pub fn note_text(note: &Note) -> String {
             "offload=experts moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored".into()
         }
         Note::ExpertOffloadIgnored { moe: false } => {
-            "offload=experts applies to a mixture of experts (a catalog MoE, or experts= with top_k=); this model has no routed experts, so it is ignored".into()
+            "offload=experts applies to a catalog mixture of experts; this model has no routed experts that tokbound knows of, so it is ignored".into()
         }
         Note::ReadFromDisk {
             ram_needed_bytes,

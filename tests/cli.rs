@@ -465,3 +465,22 @@ fn calibrate_says_which_machine_it_fitted() {
         v["basis"]
     );
 }
+
+#[test]
+fn expert_offload_says_why_it_does_not_apply() {
+    let notes = |q: &str| -> Vec<String> {
+        json(&["estimate", q])["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    // A catalog MoE on a custom SoC: the model is a mixture of experts; the machine has no VRAM.
+    let soc = notes("bw=200&kind=soc&mem=64&model=qwen3-30b-a3b&offload=experts");
+    assert!(soc.iter().any(|n| n.contains("this machine has no separate VRAM")), "{soc:?}");
+    assert!(!soc.iter().any(|n| n.contains("no routed experts")), "{soc:?}");
+    // A dense model on a GPU: the model has no experts.
+    let dense = notes("hw=rtx-4090&model=llama-3.1-8b&offload=experts");
+    assert!(dense.iter().any(|n| n.contains("no routed experts")), "{dense:?}");
+}
