@@ -512,24 +512,7 @@ pub fn parse_cal(text: &str) -> Result<(String, UserFit), String> {
 
 /// The catalog machine a runtime's device line names, or an error saying what is missing.
 pub fn machine_for_device<'a>(device: &str, cat: &'a crate::catalog::Catalog) -> Result<&'a crate::catalog::Machine, String> {
-    let norm = |s: &str| {
-        s.to_ascii_lowercase()
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == ' ')
-            .collect::<String>()
-    };
-    let want = norm(device);
-    let words: Vec<&str> = want.split_whitespace().collect();
-    let found: Vec<&crate::catalog::Machine> = cat
-        .machines
-        .iter()
-        .filter(|m| {
-            // The name without its parenthesised memory: "NVIDIA GeForce RTX 4090 (24 GiB)".
-            let name = norm(m.name.split('(').next().unwrap_or(&m.name));
-            let have: Vec<&str> = name.split_whitespace().collect();
-            !words.is_empty() && have == words
-        })
-        .collect();
+    let found = cat.machines_named(device);
     match found.as_slice() {
         [one] => Ok(one),
         [] => Err(format!(
@@ -675,7 +658,7 @@ fn fit_paste(
     let name = crate::views::short_name(&inputs.machine.name);
     let basis = match paste.device.as_deref() {
         _ if from_paste => format!("fitted for {name}, the device your paste names"),
-        Some(device) if !device_is(device, &inputs.machine.name) => {
+        Some(device) if !machine_for_device(device, cat).is_ok_and(|m| m.name == inputs.machine.name) => {
             format!(
                 "fitted for {name}, the machine chosen (your paste names {}; choose that machine to fit it instead)",
                 crate::scenario::keys::shorten(device)
@@ -691,12 +674,6 @@ fn fit_paste(
         cal,
         basis,
     })
-}
-
-/// Whether a paste's device line names this catalog machine (by the same reading as
-/// [`machine_for_device`]).
-fn device_is(device: &str, machine_name: &str) -> bool {
-    machine_for_device(device, crate::catalog::catalog()).is_ok_and(|m| m.name == machine_name)
 }
 
 #[cfg(test)]

@@ -146,21 +146,12 @@ pub fn machine_from_renderer<'a>(cat: &'a Catalog, renderer: &str) -> Option<&'a
     if device.split_whitespace().count() < 2 {
         return None;
     }
+    // The machine of that exact name, else the first a search finds within one product line.
+    if let Some(m) = cat.machines_named(device).first() {
+        return Some(m);
+    }
     let found = cat.search_machines(device);
-    // The one whose name is the device's, else the first of one product line.
-    let squash = |t: &str| {
-        t.to_ascii_lowercase()
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .collect::<String>()
-    };
-    let want = squash(device);
-    found
-        .iter()
-        .find(|m| squash(m.name.split(" (").next().unwrap_or(&m.name)) == want)
-        .or_else(|| found.first())
-        .copied()
-        .filter(|_| found.len() <= 4)
+    found.first().copied().filter(|_| found.len() <= 4)
 }
 
 /// Puts the measured figures into the scenario. A GPU figure becomes the machine's bandwidth

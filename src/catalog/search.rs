@@ -113,6 +113,20 @@ impl Catalog {
             .collect()
     }
 
+    /// The machines whose name, without its parenthesised memory, is `device` ("NVIDIA GeForce
+    /// RTX 4090" for "NVIDIA GeForce RTX 4090 (24 GiB)"), case, spacing and punctuation aside:
+    /// what a runtime's device line or a browser's GPU name is matched against first.
+    pub fn machines_named(&self, device: &str) -> Vec<&Machine> {
+        let want = words(device);
+        if want.is_empty() {
+            return Vec::new();
+        }
+        self.machines
+            .iter()
+            .filter(|m| words(m.name.split(" (").next().unwrap_or(&m.name)) == want)
+            .collect()
+    }
+
     /// Every model, family by family (alphabetically), smallest first within a family.
     pub fn models_in_order(&self) -> Vec<&Model> {
         let mut models: Vec<&Model> = self.models.iter().collect();
