@@ -117,7 +117,7 @@ pub fn MachinePicker() -> impl IntoView {
                 <input
                     type="search"
                     data-testid="input-machine-search"
-                    placeholder="4090, MacBook Pro, DDR5…"
+                    placeholder="4090, MacBook, DDR5…"
                     aria-describedby="machine-search-help"
                     prop:value={search}
                     on:input={move |ev| set_search.set(event_target_value(&ev))}

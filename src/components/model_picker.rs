@@ -92,7 +92,7 @@ pub fn ModelPicker() -> impl IntoView {
                 <input
                     type="search"
                     data-testid="input-model-search"
-                    placeholder="llama 70b, qwen3, gpt-oss…"
+                    placeholder="llama 70b, qwen3…"
                     aria-describedby="model-search-help"
                     prop:value={search}
                     on:input={move |ev| set_search.set(event_target_value(&ev))}
