@@ -709,14 +709,18 @@ pub fn trim(v: f64) -> String {
 /// the catalog has both, its memory and its source (the page carries the source's first clause;
 /// `tokbound catalog` and data/machines.csv the whole note).
 pub fn machine_source(m: &crate::catalog::Machine) -> String {
+    // Where the bus or the data rate is not published, say so rather than guess one.
     let arithmetic = match (m.bus_bits, m.data_rate_mts) {
         (Some(bus), Some(rate)) => format!(" = {}-bit × {} MT/s ÷ 8", trim(bus), trim(rate)),
-        _ => String::new(),
+        (Some(bus), None) => format!(" on a {}-bit bus (data rate not published)", trim(bus)),
+        (None, Some(rate)) => format!(" at {} MT/s (bus width not published)", trim(rate)),
+        (None, None) => " (bus width and data rate not published)".to_string(),
     };
     format!(
-        "{} GB/s{arithmetic}, {} GiB (source: {})",
+        "{} GB/s{arithmetic}, {} GiB {} (source: {})",
         trim(m.bandwidth_gbs),
         trim(m.memory_gib),
+        m.memory_type.to_ascii_uppercase(),
         m.source
     )
 }
@@ -973,9 +977,16 @@ mod tests {
     fn a_machines_source_shows_its_bandwidth_arithmetic() {
         let m = catalog().machine("rtx-4090").unwrap();
         assert!(
-            machine_source(m).starts_with("1008 GB/s = 384-bit × 21000 MT/s ÷ 8, 24 GiB (source: NVIDIA"),
+            machine_source(m).starts_with("1008 GB/s = 384-bit × 21000 MT/s ÷ 8, 24 GiB GDDR6X (source: NVIDIA"),
             "{}",
             machine_source(m)
+        );
+        // A machine whose bus is not published says so.
+        let h20 = catalog().machine("h20").unwrap();
+        assert!(
+            machine_source(h20).contains("(bus width and data rate not published), 96 GiB HBM3"),
+            "{}",
+            machine_source(h20)
         );
     }
 

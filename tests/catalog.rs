@@ -317,3 +317,84 @@ fn every_measurement_resolves() {
         assert!(!m.source.is_empty());
     }
 }
+
+#[test]
+fn every_machine_names_its_memory_type() {
+    for m in &catalog().machines {
+        assert!(
+            tokbound::catalog::MemoryClass::of(&m.memory_type).is_some(),
+            "{} has no known memory_type",
+            m.id
+        );
+        // The class follows the type: a GPU is HBM exactly when its memory is.
+        assert_eq!(m.is_hbm(), m.kind == Kind::Gpu && m.memory_type.starts_with("hbm"), "{}", m.id);
+    }
+    // A row without its type, or with one that is no memory type, is refused, naming the line.
+    for (row, says) in [
+        ("x,X,gpu,24,1000,,s", "memory_type is empty"),
+        ("x,X,gpu,24,1000,gddr9,s", "memory_type \"gddr9\""),
+    ] {
+        let err = tokbound::catalog::Catalog::parse(
+            &format!("id,name,kind,memory_gib,bandwidth_gbs,memory_type,source\n{row}\n"),
+            "id,name,params_b,layers,hidden,heads,kv_heads,head_dim,vocab,attention,source\n",
+            "id,name,format,bpw,source\n",
+            "hw,model,quant,context,tg_tok_s,source\n",
+        )
+        .err()
+        .expect("refused");
+        assert!(err.contains("line 2") && err.contains(says), "{err}");
+    }
+}
+
+/// Siblings agree: machines of one vendor, memory class and backend, on a dense model that fits
+/// both, are ordered by bandwidth and no further apart than their bandwidths.
+#[test]
+fn siblings_agree() {
+    use tokbound::scenario::Scenario;
+    let cat = catalog();
+    let mut violations = Vec::new();
+    let mut compared = 0;
+    for model in ["llama-3.1-8b", "llama-3.1-70b"] {
+        let est: Vec<_> = cat
+            .machines
+            .iter()
+            .filter_map(|m| {
+                let (s, _) = Scenario::from_query(&format!("hw={}&model={model}&quant=q4_k_m&ctx=4096", m.id));
+                let inputs = s.resolve(cat).ok()?;
+                let e = tokbound::estimator::estimate(&inputs);
+                (e.fits == Some(true)).then_some((m, e.expected_tok_s))
+            })
+            .collect();
+        for (a, ea) in &est {
+            for (b, eb) in &est {
+                let same = a.id != b.id
+                    && a.class().vendor == b.class().vendor
+                    && a.memory_class() == b.memory_class()
+                    && a.kind == b.kind
+                    && a.default_backend() == b.default_backend();
+                let compute = |m: &tokbound::catalog::Machine| m.fp16_tflops.unwrap_or(0.0);
+                if !same || a.bandwidth_gbs < b.bandwidth_gbs || compute(a) < compute(b) {
+                    continue;
+                }
+                compared += 1;
+                let bw_ratio = a.bandwidth_gbs / b.bandwidth_gbs;
+                let ratio = ea / eb;
+                let slower = ratio < 1.0 - 1e-9 && a.bandwidth_gbs > b.bandwidth_gbs;
+                let equal_apart = a.bandwidth_gbs == b.bandwidth_gbs && (ratio - 1.0).abs() > 0.05;
+                if slower || ratio > bw_ratio * (1.0 + 1e-6) || equal_apart {
+                    violations.push(format!(
+                        "{model}: {} ({} GB/s) {ea:.1} tok/s vs {} ({} GB/s) {eb:.1}",
+                        a.id, a.bandwidth_gbs, b.id, b.bandwidth_gbs
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 1000, "only {compared} sibling pairs compared");
+    assert!(
+        violations.is_empty(),
+        "{} pairs disagree:\n{}",
+        violations.len(),
+        violations.join("\n")
+    );
+}

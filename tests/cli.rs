@@ -139,7 +139,17 @@ fn catalog_prints_the_three_catalogs_with_their_named_fields() {
     let quants = v["quants"].as_array().unwrap();
     assert!(machines.len() >= 220 && models.len() >= 80 && quants.len() >= 40);
     for m in machines {
-        for key in ["id", "name", "kind", "memory_gib", "bandwidth_gbs", "fp16_tflops", "source"] {
+        for key in [
+            "id",
+            "name",
+            "kind",
+            "memory_gib",
+            "memory_type",
+            "memory_class",
+            "bandwidth_gbs",
+            "fp16_tflops",
+            "source",
+        ] {
             assert!(!m[key].is_null(), "machine {key}: {m}");
         }
         assert!(m.get("price_usd").is_some());

@@ -319,6 +319,8 @@ fn catalog_json() -> ExitCode {
             "fp16_tflops": m.fp16_tflops,
             "tflops_source": m.tflops_source,
             "backend": m.backend,
+            "memory_type": m.memory_type,
+            "memory_class": m.memory_class().label(),
             "price_usd": m.price_usd,
             "price_source": m.price_source,
             "source": m.source,

@@ -36,14 +36,65 @@ pub struct Machine {
     pub price_source: String,
     /// Share of memory a GPU may use (Apple unified memory); `None` means all of it.
     pub usable_fraction: Option<f64>,
+    /// The memory's type as its maker names it: `gddr6x`, `hbm3e`, `lpddr5x`, `ddr5`, …
+    pub memory_type: String,
     pub source: String,
 }
 
+/// A memory type's family, which the calibration's classes follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryClass {
+    Hbm,
+    Gddr,
+    Lpddr,
+    Ddr,
+}
+
+impl MemoryClass {
+    /// Every memory type the catalog may name, with its class.
+    pub const TYPES: &'static [(&'static str, MemoryClass)] = &[
+        ("gddr5", MemoryClass::Gddr),
+        ("gddr5x", MemoryClass::Gddr),
+        ("gddr6", MemoryClass::Gddr),
+        ("gddr6x", MemoryClass::Gddr),
+        ("gddr7", MemoryClass::Gddr),
+        ("hbm2", MemoryClass::Hbm),
+        ("hbm2e", MemoryClass::Hbm),
+        ("hbm3", MemoryClass::Hbm),
+        ("hbm3e", MemoryClass::Hbm),
+        ("lpddr4", MemoryClass::Lpddr),
+        ("lpddr4x", MemoryClass::Lpddr),
+        ("lpddr5", MemoryClass::Lpddr),
+        ("lpddr5x", MemoryClass::Lpddr),
+        ("ddr4", MemoryClass::Ddr),
+        ("ddr5", MemoryClass::Ddr),
+    ];
+
+    pub fn of(memory_type: &str) -> Option<MemoryClass> {
+        Self::TYPES.iter().find(|(t, _)| *t == memory_type).map(|(_, c)| *c)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            MemoryClass::Hbm => "HBM",
+            MemoryClass::Gddr => "GDDR",
+            MemoryClass::Lpddr => "LPDDR",
+            MemoryClass::Ddr => "DDR",
+        }
+    }
+}
+
 impl Machine {
-    /// HBM parts (buses of 1024 bits and more) stream weights less efficiently at batch 1 in the
-    /// measured runtimes than GDDR cards of the same bandwidth; the calibration keeps them apart.
+    /// The memory's class (the catalog checks every machine names a known type).
+    pub fn memory_class(&self) -> MemoryClass {
+        MemoryClass::of(&self.memory_type).unwrap_or(MemoryClass::Gddr)
+    }
+
+    /// HBM GPUs stream weights less efficiently at batch 1 in the measured runtimes than GDDR
+    /// cards of the same bandwidth; the calibration keeps them apart. From the memory type, never
+    /// from the bus width (which a catalog row may not know).
     pub fn is_hbm(&self) -> bool {
-        self.kind == Kind::Gpu && self.bus_bits.is_some_and(|b| b >= 1024.0)
+        self.kind == Kind::Gpu && self.memory_class() == MemoryClass::Hbm
     }
 
     /// The backend people run on it by default.
@@ -392,6 +443,11 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
         price_usd: r.opt_f64("price_usd")?,
         price_source: r.text("price_source").to_string(),
         usable_fraction: r.opt_f64("usable_fraction")?,
+        memory_type: {
+            let t = r.required("memory_type")?;
+            MemoryClass::of(t).ok_or_else(|| format!("line {}: memory_type \"{t}\" is not a known memory type", r.line))?;
+            t.to_string()
+        },
         source: r.text("source").to_string(),
     })
 }

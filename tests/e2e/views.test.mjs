@@ -36,7 +36,7 @@ test('the default scenario is the seed headline, beside the seed machines', asyn
   }
   assert.equal(await page.locator('tbody tr.current').first().getAttribute('data-machine'), 'rtx-4090');
   // The machine's figures come with where they were read.
-  assert.match(await page.getByTestId('machine-source').textContent(), /^1008 GB\/s = 384-bit × 21000 MT\/s ÷ 8, 24 GiB \(source: NVIDIA/);
+  assert.match(await page.getByTestId('machine-source').textContent(), /^1008 GB\/s = 384-bit × 21000 MT\/s ÷ 8, 24 GiB GDDR6X \(source: NVIDIA/);
   assert.ok(await page.getByTestId('quant-table').locator('tbody tr').count() >= 20);
   // Rows laid out as grids keep their table semantics (roles in the markup).
   const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: /Ceiling/ }) }).first();
@@ -69,7 +69,7 @@ test('changing context, quant and machine changes the headline, the table and th
     before = after;
   }
   assert.equal(await page.locator('tbody tr.current').first().getAttribute('data-machine'), 'm2-ultra-76c');
-  assert.match(await page.getByTestId('machine-source').textContent(), /^800 GB\/s.*, 192 GiB \(source: .*Apple/);
+  assert.match(await page.getByTestId('machine-source').textContent(), /^800 GB\/s.*, 192 GiB LPDDR5 \(source: .*Apple/);
   assert.deepEqual(errors, []);
 });
 
