@@ -25,6 +25,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "usable_fraction",
             "backend",
             "price_usd",
+            "backends",
             "memory_type",
             "source",
         ],

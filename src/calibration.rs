@@ -81,6 +81,31 @@ impl Backend {
         Backend::ALL.into_iter().find(|b| b.id() == s)
     }
 
+    /// The backends a machine of this vendor and kind can run: a GPU its vendor's API, Vulkan
+    /// and the CPU; Apple Metal, MLX and the CPU; a CPU the CPU. A GPU or SoC of no known vendor
+    /// may run any GPU API its kind allows (a SoC's own list is a catalog column).
+    pub fn allowed(vendor: Vendor, kind: Kind) -> Vec<Backend> {
+        use Backend::*;
+        match (kind, vendor) {
+            (Kind::Cpu, _) => vec![Cpu],
+            (Kind::Apple, _) | (_, Vendor::Apple) => vec![Metal, Mlx, Cpu],
+            (_, Vendor::Nvidia) => vec![Cuda, Vulkan, Cpu],
+            (_, Vendor::Amd) => vec![Rocm, Vulkan, Cpu],
+            (_, Vendor::Intel) => vec![Sycl, Vulkan, Cpu],
+            (Kind::Gpu, Vendor::Other) => vec![Cuda, Rocm, Sycl, Vulkan, Cpu],
+            (Kind::Soc, Vendor::Other) => vec![Vulkan, Cpu],
+        }
+    }
+
+    /// "a, b or c", for messages.
+    pub fn list(backends: &[Backend]) -> String {
+        let ids: Vec<&str> = backends.iter().map(|b| b.id()).collect();
+        match ids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => ids.join(""),
+        }
+    }
+
     /// A custom machine's default, by kind: CUDA on a discrete GPU, Metal on Apple silicon,
     /// Vulkan on another SoC (it runs on all of them), the CPU backend on a CPU.
     pub fn for_kind(kind: Kind) -> Backend {
@@ -328,6 +353,25 @@ impl Calibration {
             return (prior, Level::Kind);
         }
         (self.global, Level::Global)
+    }
+
+    /// Which fitted group a machine of `class` on `backend` takes its figures from, as the
+    /// headline and the CLI name it: "GPU AMD / vulkan", or the class, kind or "all machines"
+    /// it falls back to where that group has no rows.
+    pub fn group_label(&self, class: Class, backend: Backend) -> String {
+        match self.fitted(class, backend).1 {
+            Level::Group => format!("{} / {}", class.label(), backend.id()),
+            Level::Class if self.classes.iter().any(|c| c.0 == class) => class.label(),
+            Level::Class => Class { hbm: false, ..class }.label(),
+            Level::Kind => Class {
+                vendor: Vendor::Other,
+                hbm: false,
+                ..class
+            }
+            .label()
+            .replace(" other", ""),
+            Level::Global => "all machines".into(),
+        }
     }
 
     /// The time model of a machine of `class` on `backend`: its own coefficients, a CPU's for

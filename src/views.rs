@@ -78,6 +78,7 @@ pub fn note_text(note: &Note) -> String {
         }
         Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
         Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
+        Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
 }

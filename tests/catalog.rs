@@ -398,3 +398,13 @@ fn siblings_agree() {
         violations.join("\n")
     );
 }
+
+#[test]
+fn every_measured_run_is_on_a_backend_its_machine_can_run() {
+    let cat = catalog();
+    for m in cat.decode_measurements() {
+        let machine = cat.machine(&m.hw).unwrap();
+        let backend = tokbound::calibration::Backend::parse(&m.backend).unwrap();
+        assert!(machine.allowed_backends().contains(&backend), "{} on {}", m.hw, m.backend);
+    }
+}

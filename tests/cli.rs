@@ -494,3 +494,67 @@ fn expert_offload_says_why_it_does_not_apply() {
     let dense = notes("hw=rtx-4090&model=llama-3.1-8b&offload=experts");
     assert!(dense.iter().any(|n| n.contains("no routed experts")), "{dense:?}");
 }
+
+#[test]
+fn a_backend_the_machine_cannot_run_is_refused_naming_what_it_can() {
+    for (q, says) in [
+        (
+            "hw=rtx-4090&backend=rocm",
+            "backend: rocm does not run on NVIDIA GeForce RTX 4090 (24 GiB): it runs cuda, vulkan or cpu",
+        ),
+        ("hw=m4-pro&backend=cuda", "it runs metal, mlx or cpu"),
+        (
+            "bw=500&kind=gpu&backend=metal",
+            "backend: metal does not run on a custom gpu machine: it runs cuda, rocm, sycl, vulkan or cpu",
+        ),
+        ("hw=ddr5-5600-2ch&backend=cuda", "it runs cpu"),
+        ("hw=rk3588&backend=rocm", "it runs cpu or vulkan"),
+        (
+            "bw=100&kind=soc&vendor=nvidia&backend=rocm",
+            "a custom NVIDIA soc machine: it runs cuda, vulkan or cpu",
+        ),
+    ] {
+        let (code, _, err) = run(&["estimate", q]);
+        assert_eq!(code, 2, "{q}");
+        assert!(err.contains(says), "{q}: {err}");
+    }
+    let (code, _, err) = run(&["estimate", "kind=cpu"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("bw: a custom machine (kind=…) needs its memory bandwidth"), "{err}");
+    // What a machine can run is accepted, and echoed.
+    for (q, backend) in [
+        ("hw=rtx-4090&backend=vulkan", "vulkan"),
+        ("hw=strix-halo-395&backend=vulkan", "vulkan"),
+        ("bw=100&kind=soc&vendor=amd&backend=rocm", "rocm"),
+    ] {
+        assert_eq!(json(&["estimate", q])["backend"], backend, "{q}");
+    }
+}
+
+#[test]
+fn a_custom_machine_takes_its_vendors_calibration() {
+    let custom = json(&["estimate", "bw=960&kind=gpu&vendor=amd&backend=vulkan"]);
+    let catalog = json(&["estimate", "hw=rx-7900-xtx&backend=vulkan"]);
+    assert_eq!(custom["calibration_group"], "GPU AMD / vulkan");
+    assert_eq!(catalog["calibration_group"], "GPU AMD / vulkan");
+    let (c, k) = (
+        custom["expected_tok_s"].as_f64().unwrap(),
+        catalog["expected_tok_s"].as_f64().unwrap(),
+    );
+    assert!((c / k - 1.0).abs() < 0.05, "{c} vs {k}");
+    // Without vendor, the vendor follows the backend as before; vendor on a catalog machine is noted.
+    assert_eq!(
+        json(&["estimate", "bw=960&kind=gpu&backend=rocm"])["calibration_group"],
+        "GPU AMD / rocm"
+    );
+    assert_eq!(json(&["estimate", "hw=h20"])["calibration_group"], "GPU NVIDIA HBM / cuda");
+    let noted = json(&["estimate", "hw=rtx-4090&vendor=amd"]);
+    assert!(noted["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().starts_with("vendor describes a custom machine")));
+    let (code, _, err) = run(&["estimate", "bw=100&vendor=acme"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("vendor: \"acme\" is not nvidia, amd, intel, apple or other"), "{err}");
+}

@@ -182,6 +182,7 @@ fn estimate(args: &[String]) -> ExitCode {
     if let Some(obj) = json.as_object_mut() {
         obj.insert("scenario".into(), scenario.to_query().into());
         obj.insert("backend".into(), scenario.backend(cat).id().into());
+        obj.insert("calibration_group".into(), scenario.calibration_group(cat).into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
         let model = match &inputs.model {
             estimator::ModelSpec::Arch { name, .. } => name.clone(),

@@ -36,6 +36,8 @@ pub struct Machine {
     pub price_source: String,
     /// Share of memory a GPU may use (Apple unified memory); `None` means all of it.
     pub usable_fraction: Option<f64>,
+    /// The backends it can run, where the catalog lists them (SoCs); otherwise its vendor's.
+    pub backends: Vec<Backend>,
     /// The memory's type as its maker names it: `gddr6x`, `hbm3e`, `lpddr5x`, `ddr5`, …
     pub memory_type: String,
     pub source: String,
@@ -95,6 +97,15 @@ impl Machine {
     /// from the bus width (which a catalog row may not know).
     pub fn is_hbm(&self) -> bool {
         self.kind == Kind::Gpu && self.memory_class() == MemoryClass::Hbm
+    }
+
+    /// The backends it can run: the catalog's list, else its vendor's and kind's.
+    pub fn allowed_backends(&self) -> Vec<Backend> {
+        if self.backends.is_empty() {
+            Backend::allowed(self.class().vendor, self.kind)
+        } else {
+            self.backends.clone()
+        }
     }
 
     /// The backend people run on it by default.
@@ -443,6 +454,11 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
         price_usd: r.opt_f64("price_usd")?,
         price_source: r.text("price_source").to_string(),
         usable_fraction: r.opt_f64("usable_fraction")?,
+        backends: r
+            .text("backends")
+            .split_whitespace()
+            .map(|b| Backend::parse(b).ok_or_else(|| format!("line {}: backends: \"{b}\" is not a backend", r.line)))
+            .collect::<Result<_, _>>()?,
         memory_type: {
             let t = r.required("memory_type")?;
             MemoryClass::of(t).ok_or_else(|| format!("line {}: memory_type \"{t}\" is not a known memory type", r.line))?;

@@ -73,6 +73,11 @@ pub struct Notice {
     pub text: String,
 }
 
+/// What is wrong with each key now: the scenario's own problems, and the link's notices about
+/// keys that still hold what the page opened with. A select shows its key's beside it.
+#[derive(Clone, Copy)]
+pub struct KeyProblems(pub Memo<Vec<(crate::scenario::Key, String)>>);
+
 /// Writes the scenario to the address bar as a committed change (a new history entry).
 #[derive(Clone, Copy)]
 pub struct UrlCommit(pub Callback<()>);
@@ -109,6 +114,25 @@ pub fn App() -> impl IntoView {
                 .map(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
         })
     };
+    let key_problems = Memo::new(move |_| {
+        let mut out: Vec<(crate::scenario::Key, String)> = resolved.with(|r| {
+            r.as_ref()
+                .err()
+                .map(|issues| issues.iter().map(|i| (i.key, i.problem.clone())).collect())
+                .unwrap_or_default()
+        });
+        notices.with(|all| {
+            scenario.with(|s| {
+                for n in all {
+                    if let Some(k) = n.key.filter(|k| s.value_text(*k) == n.at_load) {
+                        out.push((k, n.text.clone()));
+                    }
+                }
+            })
+        });
+        out
+    });
+    provide_context(KeyProblems(key_problems));
     // Whether the error line shows: it changes far less often than the problems themselves.
     let has_problems = Memo::new(move |_| resolved.with(Result::is_err));
     let machine_rows = Memo::new(move |_| {

@@ -47,12 +47,15 @@ pub fn Headline(
                 </span>
                 <small data-testid="expected-basis">
                     {move || {
-                        let backend = super::scenario().with(|s| s.backend(crate::catalog::catalog()).id());
+                        let (backend, group) = super::scenario().with(|s| {
+                            let cat = crate::catalog::catalog();
+                            (s.backend(cat).id(), s.calibration_group(cat))
+                        });
                         let own = e().is_some_and(|e| e.notes.iter().any(|n| matches!(n, crate::estimator::Note::Calibrated { .. })));
                         if own {
                             format!(" on {backend}, fitted to your own runs")
                         } else {
-                            format!(" on {backend}, calibrated on measured runs")
+                            format!(" on {backend}, calibrated on measured runs ({group})")
                         }
                     }}
                 </small>

@@ -6,7 +6,7 @@ use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::scenario;
 use super::select_field::SelectField;
-use crate::calibration::Backend;
+use crate::calibration::{Backend, Vendor};
 use crate::catalog::{catalog, Kind};
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
 
@@ -93,6 +93,12 @@ pub fn MachinePicker() -> impl IntoView {
     );
     let mut backends = vec![(String::new(), "the machine's default".to_string())];
     backends.extend(Backend::ALL.into_iter().map(|b| (b.id().to_string(), b.id().to_string())));
+    let mut vendors = vec![(String::new(), "the one the backend names".to_string())];
+    vendors.extend(
+        [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Other]
+            .into_iter()
+            .map(|v| (v.id().to_string(), v.label().to_string())),
+    );
     let kind_select = NodeRef::new();
     let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
     bind_options(
@@ -171,6 +177,7 @@ pub fn MachinePicker() -> impl IntoView {
                         ></select>
                     </label>
                     <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
+                    <SelectField key=Key::Vendor label="Vendor" testid="input-vendor" options=vendors.clone() default="" />
                 </div>
             })}
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />

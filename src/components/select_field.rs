@@ -7,7 +7,8 @@ use super::scenario;
 use crate::scenario::Key;
 
 /// A labelled select for scenario key `key`; `options` are (value, label) pairs and choosing the
-/// default value `default` unsets the key so links stay short.
+/// default value `default` unsets the key so links stay short. What is wrong with the key (a
+/// backend the machine cannot run, or what the link held) shows beside it as `{testid}-error`.
 #[component]
 pub fn SelectField(
     /// The scenario (and URL) key, e.g. [`Key::Quant`].
@@ -35,6 +36,8 @@ pub fn SelectField(
             }
         });
     };
+    let problems = use_context::<super::app::KeyProblems>();
+    let error = move || problems.and_then(|p| p.0.with(|all| all.iter().find(|(k, _)| *k == key).map(|(_, text)| text.clone())));
     let select = NodeRef::new();
     bind_options(
         select,
@@ -46,10 +49,12 @@ pub fn SelectField(
         }),
         current,
     );
+    let error_id = format!("{testid}-error");
     view! {
-        <label class="field">
+        <label class="field" class:invalid=move || error().is_some()>
             <span class="field-label">{label}</span>
-            <select data-testid={testid} on:change={on_change} node_ref=select></select>
+            <select data-testid={testid} on:change={on_change} node_ref=select aria-describedby=error_id.clone()></select>
+            <span class="field-error" id=error_id data-testid=format!("{testid}-error") role="status">{error}</span>
         </label>
     }
 }

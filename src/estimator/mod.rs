@@ -143,6 +143,8 @@ pub enum Note {
     Calibrated { efficiency: f64, band: f64 },
     /// A calibration for another machine was given and not used.
     CalibrationForOtherMachine { fitted_for: String },
+    /// `vendor` describes a custom machine; a catalog machine's vendor is known.
+    VendorIgnored,
     /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.
     Measured { webgpu: bool },
 }

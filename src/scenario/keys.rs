@@ -16,6 +16,7 @@ pub enum Key {
     Tflops,
     Usable,
     Backend,
+    Vendor,
     Cal,
     Measured,
     Model,
@@ -257,11 +258,24 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Machine,
         value: ValueKind::Choice(&["cuda", "rocm", "vulkan", "metal", "sycl", "cpu", "mlx"]),
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "the runtime backend: `cuda`, `rocm`, `vulkan`, `metal`, `sycl`, `cpu` or `mlx` (picks the calibration fitted for it)",
+        meaning: "the runtime backend: `cuda`, `rocm`, `vulkan`, `metal`, `sycl`, `cpu` or `mlx` (picks the calibration fitted for it); one the machine cannot run is an error naming what it can (NVIDIA `cuda`/`vulkan`/`cpu`, AMD `rocm`/`vulkan`/`cpu`, Intel `sycl`/`vulkan`/`cpu`, Apple `metal`/`mlx`/`cpu`, a CPU `cpu`, a SoC its catalog list; a custom machine without `vendor` by kind: `gpu` any but `metal`/`mlx`, `soc` `vulkan`/`cpu`)",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "the machine's (NVIDIA `cuda`, AMD `rocm`, Intel `sycl`, Apple `metal`, CPUs `cpu`); a custom machine's by kind (`gpu` `cuda`, `apple` `metal`, `soc` `vulkan`, `cpu` `cpu`)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Vendor,
+        name: "vendor",
+        group: Group::Machine,
+        value: ValueKind::Choice(&["nvidia", "amd", "intel", "apple", "other"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "a custom machine's GPU vendor: `nvidia`, `amd`, `intel`, `apple` or `other`; picks the calibration fitted for that vendor and the backends it can run (ignored, with a note, on a catalog machine)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the vendor the backend names (`cuda` NVIDIA, `rocm` AMD, `sycl` Intel, `metal`/`mlx` Apple), else `other`",
         link_default: None,
     },
     KeySpec {

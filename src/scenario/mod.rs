@@ -367,6 +367,24 @@ impl Scenario {
 
         // Machine: a catalog id, or custom when bw is given without hw.
         let mut notes = Vec::new();
+        if !self.has(Key::Hw) && !self.has(Key::Bw) && self.has(Key::Kind) {
+            fail(
+                Key::Bw,
+                "a custom machine (kind=…) needs its memory bandwidth: give bw= in GB/s, or choose a catalog machine (hw=…)".into(),
+            );
+        }
+        if let Some(b) = self.backend_choice() {
+            let (allowed, name) = self.allowed_backends(cat);
+            if !allowed.contains(&b) {
+                fail(
+                    Key::Backend,
+                    format!("{} does not run on {name}: it runs {}", b.id(), Backend::list(&allowed)),
+                );
+            }
+        }
+        if self.has(Key::Vendor) && !self.is_custom_machine() {
+            notes.push(Note::VendorIgnored);
+        }
         let machine = if self.is_custom_machine() {
             let kind = self.kind().unwrap_or(Kind::Gpu);
             Some(MachineSpec {
@@ -600,13 +618,63 @@ impl Scenario {
         })
     }
 
-    /// A custom machine's time model: the calibration's fit for its kind, the vendor its backend
-    /// names, and that backend.
+    /// A custom machine's vendor: `vendor=`, else the one its backend names.
+    fn custom_vendor(&self, kind: Kind) -> Vendor {
+        self.text(Key::Vendor)
+            .and_then(Vendor::parse)
+            .unwrap_or_else(|| Vendor::of_backend(self.backend_choice().unwrap_or(Backend::for_kind(kind))))
+    }
+
+    /// The calibration class and backend the scenario's machine is fitted as.
+    fn class_and_backend(&self, cat: &Catalog) -> (Class, Backend) {
+        let catalog_machine = (!self.is_custom_machine())
+            .then(|| cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok())
+            .flatten();
+        match catalog_machine {
+            Some(m) => (m.class(), self.backend(cat)),
+            None => {
+                let kind = self.kind().unwrap_or(Kind::Gpu);
+                let class = Class {
+                    kind,
+                    vendor: self.custom_vendor(kind),
+                    hbm: false,
+                };
+                (class, self.backend(cat))
+            }
+        }
+    }
+
+    /// The fitted group the expected figure comes from ("GPU AMD / vulkan"), as the headline
+    /// and the CLI's `calibration_group` name it.
+    pub fn calibration_group(&self, cat: &Catalog) -> String {
+        let (class, backend) = self.class_and_backend(cat);
+        crate::catalog::calibration().group_label(class, backend)
+    }
+
+    /// The backends the scenario's machine can run, and the machine's name for messages.
+    pub fn allowed_backends(&self, cat: &Catalog) -> (Vec<Backend>, String) {
+        if self.is_custom_machine() {
+            let kind = self.kind().unwrap_or(Kind::Gpu);
+            let vendor = self.text(Key::Vendor).and_then(Vendor::parse).unwrap_or(Vendor::Other);
+            let what = match vendor {
+                Vendor::Other => format!("a custom {} machine", kind.id()),
+                v => format!("a custom {} {} machine", v.label(), kind.id()),
+            };
+            return (Backend::allowed(vendor, kind), what);
+        }
+        match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
+            Ok(m) => (m.allowed_backends(), m.name.clone()),
+            Err(_) => (Backend::ALL.to_vec(), String::new()),
+        }
+    }
+
+    /// A custom machine's time model: the calibration's fit for its kind, its vendor and its
+    /// backend.
     fn time_model(&self, kind: Kind) -> estimator::TimeModel {
         let backend = self.backend_choice().unwrap_or(Backend::for_kind(kind));
         let class = Class {
             kind,
-            vendor: Vendor::of_backend(backend),
+            vendor: self.custom_vendor(kind),
             hbm: false,
         };
         crate::catalog::calibration().time_model(class, backend)

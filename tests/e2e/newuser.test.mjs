@@ -240,3 +240,23 @@ test('the GPU the browser names is offered, never applied without a click', asyn
   assert.ok(requests.every((u) => u.startsWith(server.base)), requests.join('\n'));
   await ctx.close();
 });
+
+test('a backend the machine cannot run is refused beside the field, every other input kept; a link with one opens on the machine\'s own', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&model=llama-3.1-8b&ctx=8192');
+  const before = await ceiling(page);
+  await page.getByTestId('input-backend').selectOption('rocm');
+  await page.waitForFunction(() => /rocm does not run on NVIDIA GeForce RTX 4090 \(24 GiB\): it runs cuda, vulkan or cpu/
+    .test(document.querySelector('[data-testid=input-backend-error]').textContent));
+  assert.equal(await ceiling(page), before, 'the last valid estimate stays');
+  assert.equal(await page.getByTestId('input-ctx').inputValue(), '8192');
+  await page.getByTestId('input-backend').selectOption('vulkan');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-backend-error]').textContent === '');
+  assert.match(await page.getByTestId('expected-basis').textContent(), /on vulkan, calibrated on measured runs \(GPU NVIDIA/);
+  // A shared link with the impossible pair: the error shown, the machine's own backend used.
+  await page.goto(server.base + '?hw=rtx-4090&backend=rocm&ctx=8192');
+  await ceiling(page);
+  assert.match(await page.getByTestId('url-notices').textContent(), /backend: rocm does not run on NVIDIA GeForce RTX 4090/);
+  assert.match(await page.getByTestId('input-backend-error').textContent(), /rocm does not run on/);
+  assert.match(await page.getByTestId('expected-basis').textContent(), /^ on cuda, /);
+  assert.equal(await page.getByTestId('input-ctx').inputValue(), '8192');
+});
