@@ -67,6 +67,15 @@ pub fn note_text(note: &Note) -> String {
             format!("the context is beyond the {trained} tokens this model was trained for")
         }
         Note::BatchNeedsTflops => "batch: no compute limit known; a tflops figure is needed".into(),
+        Note::BatchPastMemory {
+            needed_bytes,
+            free_bytes,
+            max_streams,
+        } => format!(
+            "batch: its streams' KV caches need {} at this context and {} is free beside the weights, so at most {max_streams} streams fit; no aggregate is given past that",
+            fmt_gib(*needed_bytes),
+            fmt_gib(*free_bytes)
+        ),
         Note::DraftKvNotModelled => "draft given by size: its KV cache is not modelled".into(),
         Note::Calibrated { efficiency, band } => format!(
             "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%",
@@ -85,9 +94,13 @@ pub fn note_text(note: &Note) -> String {
 
 /// The batch line of the headline.
 pub fn batch_text(b: &BatchResult) -> String {
-    match (b.aggregate_tok_s, b.per_stream_tok_s) {
-        (Some(all), Some(each)) => format!(
-            "Batch of {}: {} tok/s in all, {} tok/s per stream{}.",
+    let serve = b
+        .max_streams
+        .map(|m| format!(" At this context the memory holds the KV caches of at most {m} streams."))
+        .unwrap_or_default();
+    match (b.aggregate_tok_s, b.per_stream_tok_s, &b.note) {
+        (Some(all), Some(each), _) => format!(
+            "Batch of {}: {} tok/s in all, {} tok/s per stream{}.{serve}",
             b.size,
             fmt_tok_s(all),
             fmt_tok_s(each),
@@ -95,6 +108,9 @@ pub fn batch_text(b: &BatchResult) -> String {
                 .map(|c| format!("; compute-bound from batch {c}"))
                 .unwrap_or_default()
         ),
+        (_, _, Some(note @ Note::BatchPastMemory { .. })) => {
+            format!("Batch of {} does not fit: {}.", b.size, note_text(note).trim_start_matches("batch: "))
+        }
         _ => format!(
             "Batch of {}: no compute limit known for this machine, so no batched figure: give its FP16 TFLOPS (tflops).",
             b.size
@@ -171,6 +187,8 @@ pub struct BatchReport {
     pub aggregate_tok_s: Option<f64>,
     pub per_stream_tok_s: Option<f64>,
     pub compute_bound_from: Option<u32>,
+    pub max_streams: Option<u32>,
+    pub fits: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
@@ -226,6 +244,8 @@ impl Report {
                 aggregate_tok_s: b.aggregate_tok_s,
                 per_stream_tok_s: b.per_stream_tok_s,
                 compute_bound_from: b.compute_bound_from,
+                max_streams: b.max_streams,
+                fits: b.fits,
                 note: b.note.as_ref().map(note_text),
             }),
             speculative: e.speculative.as_ref().map(|s: &SpecResult| SpecReport {

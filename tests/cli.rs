@@ -558,3 +558,28 @@ fn a_custom_machine_takes_its_vendors_calibration() {
     assert_eq!(code, 2);
     assert!(err.contains("vendor: \"acme\" is not nvidia, amd, intel, apple or other"), "{err}");
 }
+
+#[test]
+fn batching_stops_at_memory_and_says_how_many_streams_fit() {
+    let batch = |b: u32| json(&["estimate", &format!("hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096&batch={b}")])["batch"].clone();
+    let four = batch(4);
+    let max = four["max_streams"].as_u64().expect("max_streams");
+    // 24 GiB holds the 32B's 19.6 GB of weights and a few 1 GiB KV caches at 4096 tokens.
+    assert!((3..=5).contains(&max), "{four}");
+    let mut last = 0.0;
+    for b in 1..=max as u32 {
+        let r = batch(b);
+        assert_eq!(r["fits"], true, "{r}");
+        let agg = r["aggregate_tok_s"].as_f64().unwrap();
+        assert!(agg >= last, "the aggregate fell from {last} to {agg} at batch {b}");
+        last = agg;
+    }
+    for b in [max as u32 + 1, 8, 128, 512] {
+        let r = batch(b);
+        assert_eq!(r["fits"], false, "{r}");
+        assert!(r["aggregate_tok_s"].is_null() && r["per_stream_tok_s"].is_null(), "{r}");
+        assert_eq!(r["max_streams"].as_u64(), Some(max));
+        let note = r["note"].as_str().unwrap();
+        assert!(note.contains("GiB at this context") && note.contains(&format!("at most {max} streams fit")), "{note}");
+    }
+}

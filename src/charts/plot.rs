@@ -25,6 +25,9 @@ pub struct Plot {
     pub series: Vec<Series>,
     /// Drawn instead of the axes when there is nothing to plot.
     pub message: Option<String>,
+    /// Facts the drawing shows, carried by the page's canvas as `data-` attributes for outside
+    /// checks (`("max-streams", "4")` is `data-max-streams="4"`).
+    pub facts: Vec<(&'static str, String)>,
 }
 
 impl Plot {
@@ -35,6 +38,7 @@ impl Plot {
             y,
             series: Vec::new(),
             message: None,
+            facts: Vec::new(),
         }
     }
 

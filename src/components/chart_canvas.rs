@@ -71,6 +71,9 @@ pub fn ChartCanvas(
             surface.set_width((css_width * ratio) as u32);
             surface.set_height((css_height * ratio) as u32);
             let Some(p) = build() else { return };
+            for (name, value) in &p.facts {
+                let _ = canvas.set_attribute(&format!("data-{name}"), value);
+            }
             let Some(mut backend) = MeasuredCanvas::new(surface.clone(), ratio) else {
                 return;
             };

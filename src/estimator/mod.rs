@@ -135,6 +135,9 @@ pub enum Note {
     ContextBeyondTrained { trained: u32 },
     /// A batch needs a compute figure to be bounded.
     BatchNeedsTflops,
+    /// The batch's KV caches do not fit beside the weights: `needed_bytes` of KV cache for the
+    /// batch, `free_bytes` beside the weights, `max_streams` that do fit.
+    BatchPastMemory { needed_bytes: f64, free_bytes: f64, max_streams: u32 },
     /// A draft given by its size has no KV cache modelled.
     DraftKvNotModelled,
     /// An exact architecture was given: its own parameter counts stand, not `params`/`active`.
@@ -372,11 +375,17 @@ pub struct Spill {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BatchResult {
     pub size: u32,
-    /// `None` without a compute figure: nothing but the bytes would bound it.
+    /// `None` without a compute figure (nothing but the bytes would bound it), and past
+    /// `max_streams` (the streams' KV caches do not fit).
     pub aggregate_tok_s: Option<f64>,
     pub per_stream_tok_s: Option<f64>,
     /// The smallest batch at which a step becomes compute-bound, if any up to 4096.
     pub compute_bound_from: Option<u32>,
+    /// The most streams whose KV caches at this context fit beside the weights (`None` where
+    /// the machine's memory is unknown): how many people the machine can serve at once.
+    pub max_streams: Option<u32>,
+    /// Whether this batch fits (`None` where memory is unknown).
+    pub fits: Option<bool>,
     pub note: Option<Note>,
 }
 
@@ -757,6 +766,34 @@ fn first_compute_bound(bound: impl Fn(u32) -> bool) -> Option<u32> {
     Some(hi)
 }
 
+/// The most streams (up to 65,536) whose KV caches of `kv` bytes each fit beside the weights by
+/// the fit rule of [`Estimate::fits`]: 0 when one stream does not fit, `None` when memory is
+/// unknown. Bisection: what fits for n streams fits for fewer.
+fn max_streams(inp: &Inputs, wb: &WeightBytes, kv: f64) -> Option<u32> {
+    inp.capacity_bytes()?;
+    let fits = |n: u32| {
+        let kv_total = kv * f64::from(n);
+        let lay = layout(inp, wb, kv_total);
+        pool_reads(inp, wb, &lay, 1.0, kv, kv_total).iter().all(|p| p.fits)
+    };
+    if !fits(1) {
+        return Some(0);
+    }
+    let (mut lo, mut hi) = (1u32, 65_536u32);
+    if fits(hi) {
+        return Some(hi);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(lo)
+}
+
 /// The memory half of [`estimate`]: the weights, one stream's and every stream's KV cache, where
 /// they are placed and what each pool reads for one token.
 struct Placed {
@@ -907,6 +944,26 @@ pub fn estimate(inp: &Inputs) -> Estimate {
 
     let batch = inp.batch.map(|b| {
         let b = b.max(1);
+        let max_streams = max_streams(inp, &wb, kv);
+        let fits = max_streams.map(|m| b <= m);
+        if let (Some(false), Some(m)) = (fits, max_streams) {
+            let free = inp
+                .capacity_bytes()
+                .map_or(0.0, |c| (c - fixed_overhead(inp) - wb.stored).max(0.0));
+            return BatchResult {
+                size: b,
+                aggregate_tok_s: None,
+                per_stream_tok_s: None,
+                compute_bound_from: None,
+                max_streams,
+                fits,
+                note: Some(Note::BatchPastMemory {
+                    needed_bytes: kv * b as f64,
+                    free_bytes: free,
+                    max_streams: m,
+                }),
+            };
+        }
         match (flops_per_s, wb.active_params) {
             (Some(f), Some(a)) => {
                 let step = memory_seconds(&pool_reads(inp, &wb, &lay, b as f64, kv * b as f64, kv_total)).max(compute_seconds(b as f64));
@@ -920,6 +977,8 @@ pub fn estimate(inp: &Inputs) -> Estimate {
                     aggregate_tok_s: Some(b as f64 / step),
                     per_stream_tok_s: Some(1.0 / step),
                     compute_bound_from,
+                    max_streams,
+                    fits,
                     note: None,
                 }
             }
@@ -928,6 +987,8 @@ pub fn estimate(inp: &Inputs) -> Estimate {
                 aggregate_tok_s: None,
                 per_stream_tok_s: None,
                 compute_bound_from: None,
+                max_streams,
+                fits,
                 note: Some(Note::BatchNeedsTflops),
             },
         }

@@ -260,3 +260,14 @@ test('a backend the machine cannot run is refused beside the field, every other 
   assert.match(await page.getByTestId('expected-basis').textContent(), /^ on cuda, /);
   assert.equal(await page.getByTestId('input-ctx').inputValue(), '8192');
 });
+
+test('the batching chart ends at the most streams that fit, and the batch line says so', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&model=qwen2.5-32b&batch=8');
+  assert.match(await page.getByTestId('batch-result').textContent(), /^Batch of 8 does not fit: .* at most 4 streams fit/);
+  const chart = page.getByTestId('chart-batch');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-batch]')?.dataset.draws) >= 1);
+  assert.equal(await chart.getAttribute('data-max-streams'), '4');
+  await page.getByTestId('input-batch').fill('4');
+  await page.waitForFunction(() => /^Batch of 4: [\d.]+ tok\/s in all/.test(document.querySelector('[data-testid=batch-result]').textContent));
+  assert.match(await page.getByTestId('batch-result').textContent(), /at most 4 streams\.$/);
+});
