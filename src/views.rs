@@ -109,7 +109,11 @@ pub fn batch_text(b: &BatchResult) -> String {
                 .unwrap_or_default()
         ),
         (_, _, Some(note @ Note::BatchPastMemory { .. })) => {
-            format!("Batch of {} does not fit: {}.", b.size, note_text(note).trim_start_matches("batch: "))
+            format!(
+                "Batch of {} does not fit: {}.",
+                b.size,
+                note_text(note).trim_start_matches("batch: ")
+            )
         }
         _ => format!(
             "Batch of {}: no compute limit known for this machine, so no batched figure: give its FP16 TFLOPS (tflops).",
@@ -258,63 +262,91 @@ impl Report {
     }
 }
 
-/// A measured point behind the expected figure.
+/// A measured run shown beside an estimate, and how it relates to the scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Provenance {
     /// "RTX 4090 · Llama 3.1 8B Q4_K_M · ctx 4,160: 118.2 tok/s (cuda, llama-bench, 2025-11)"
     pub text: String,
     pub url: String,
-    /// The same machine, model and format as the scenario.
+    /// The same machine and model as the scenario.
     pub exact: bool,
+    /// `same-machine-same-model`, `same-machine-same-family`, `same-machine` or `similar-machine`.
+    pub relation: &'static str,
+    pub hw: String,
+    pub model: String,
+    pub quant: String,
+    pub backend: String,
+    pub context: f64,
+    pub tg_tok_s: f64,
 }
 
-/// The measured points nearest the scenario (same machine, else same class; same model, else same
-/// family), nearest context first, at most `n`. None for a custom model.
+/// How a relation reads on the page.
+pub fn relation_label(relation: &str) -> &'static str {
+    match relation {
+        "same-machine-same-model" => "this machine, this model",
+        "same-machine-same-family" => "this machine, same family",
+        "same-machine" => "this machine, another model",
+        _ => "a similar machine",
+    }
+}
+
+/// The measured runs nearest the scenario, at most `n`: this machine and model first (nearest
+/// depth first), then this machine and the model's family (nearest size first), then this machine
+/// and any model (nearest size), and only where this machine has no run at all, machines of its
+/// class within 25% of its bandwidth. None for a custom model or machine.
 pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
-    let (Some(model_id), quant) = model_and_quant(s) else {
+    let Some(model) = model_and_quant(s).0.and_then(|id| cat.model(id).ok()) else {
         return Vec::new();
     };
-    let Ok(model) = cat.model(model_id) else {
+    let Some(machine) = machine_id(s).and_then(|h| cat.machine(h).ok()) else {
         return Vec::new();
     };
-    let hw = machine_id(s);
-    let class = hw.and_then(|h| cat.machine(h).ok()).map(crate::catalog::Machine::class);
     let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
-    // This runs at every keystroke: the machines of the class and the models of the family
-    // first (a few dozen ids at most: searching a list costs some 15 µs a keystroke more than a
-    // set, natively, and keeps a set's code out of the page), then one pass over the measurements.
-    let peers: Vec<&str> = cat
-        .machines
-        .iter()
-        .filter(|m| Some(m.class()) == class)
-        .map(|m| m.id.as_str())
-        .collect();
-    let family: Vec<&str> = cat
-        .models
-        .iter()
-        .filter(|m| m.id == model.id || (!model.family.is_empty() && m.family == model.family))
-        .map(|m| m.id.as_str())
-        .collect();
-    let mut found: Vec<(u32, f64, &crate::catalog::Measurement)> = cat
+    let size = |id: &str| cat.model(id).map_or(f64::INFINITY, |m| (m.params_b / model.params_b).ln().abs());
+    let depth = |m: &crate::catalog::Measurement| ((m.context + 64.0) / (ctx + 64.0)).ln().abs();
+    let family = |id: &str| id == model.id || (!model.family.is_empty() && cat.model(id).is_ok_and(|m| m.family == model.family));
+    // This runs at every keystroke: one pass over the measurements, ranked as it goes.
+    let rank = |m: &crate::catalog::Measurement| -> Option<(u8, &'static str)> {
+        if m.hw == machine.id {
+            Some(if m.model == model.id {
+                (0, "same-machine-same-model")
+            } else if family(&m.model) {
+                (1, "same-machine-same-family")
+            } else {
+                (2, "same-machine")
+            })
+        } else {
+            let other = cat.machine(&m.hw).ok()?;
+            let near = (other.bandwidth_gbs / machine.bandwidth_gbs - 1.0).abs() <= 0.25;
+            (other.class() == machine.class() && near).then_some((3, "similar-machine"))
+        }
+    };
+    let mut found: Vec<(u8, &'static str, f64, f64, &crate::catalog::Measurement)> = cat
         .decode_measurements()
         .filter_map(|m| {
-            let same_machine = Some(m.hw.as_str()) == hw;
-            if !same_machine && !peers.contains(&m.hw.as_str()) {
-                return None;
-            }
-            let same_model = m.model == model.id;
-            if !family.contains(&m.model.as_str()) {
-                return None;
-            }
-            let rank = u32::from(!same_machine) * 4 + u32::from(!same_model) * 2 + u32::from(Some(m.quant.as_str()) != quant);
-            Some((rank, ((m.context + 64.0) / (ctx + 64.0)).ln().abs(), m))
+            let (r, relation) = rank(m)?;
+            // Among similar machines, this model first, then its family, then the nearest size.
+            let model_order = if r == 3 {
+                u8::from(m.model != model.id) + u8::from(!family(&m.model))
+            } else {
+                0
+            };
+            let first = if r == 0 {
+                depth(m)
+            } else {
+                f64::from(model_order) * 100.0 + size(&m.model)
+            };
+            Some((r, relation, first, depth(m), m))
         })
         .collect();
-    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    if found.iter().any(|f| f.0 < 3) {
+        found.retain(|f| f.0 < 3);
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.total_cmp(&b.2)).then(a.3.total_cmp(&b.3)));
     found
         .into_iter()
         .take(n)
-        .map(|(rank, _, m)| {
+        .map(|(_, relation, _, _, m)| {
             let machine = cat.machine(&m.hw).map_or(m.hw.as_str(), |x| x.name.as_str());
             let model = cat.model(&m.model).map_or(m.model.as_str(), |x| x.name.as_str());
             let quant = cat.quant(&m.quant).map_or(m.quant.as_str(), |q| q.name.as_str());
@@ -332,7 +364,14 @@ pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
                     }
                 ),
                 url: m.url.clone(),
-                exact: rank <= 1,
+                exact: relation == "same-machine-same-model",
+                relation,
+                hw: m.hw.clone(),
+                model: m.model.clone(),
+                quant: m.quant.clone(),
+                backend: m.backend.clone(),
+                context: m.context,
+                tg_tok_s: m.tg_tok_s,
             }
         })
         .collect()
@@ -426,17 +465,6 @@ pub fn with_machine(s: &Scenario, id: &str) -> Scenario {
     }
     s.put(Key::Hw, Value::Text(id.to_string()));
     s
-}
-
-/// Measured results for a machine, model and format: (context, tok/s).
-pub fn measured(cat: &Catalog, hw: &str, model: Option<&str>, quant: Option<&str>) -> Vec<(f64, f64)> {
-    let (Some(model), Some(quant)) = (model, quant) else {
-        return Vec::new();
-    };
-    cat.decode_measurements()
-        .filter(|m| m.hw == hw && m.model == model && m.quant == quant)
-        .map(|m| (m.context, m.tg_tok_s))
-        .collect()
 }
 
 /// The catalog machine id of the scenario (`None` for a custom machine).
@@ -986,10 +1014,13 @@ mod tests {
             "{p:?}"
         );
         assert!(p.iter().all(|x| x.url.starts_with("https://")));
-        // A machine with no run of its own: its class's runs of the family, none marked exact.
+        // A machine with no run of its own: similar machines of its class, none marked exact.
         let (s, _) = Scenario::from_query("hw=rtx-4070-ti-super&model=llama-3.1-8b");
         let p = provenance(&s, catalog(), 5);
-        assert!(!p.is_empty() && p.iter().all(|x| !x.exact), "{p:?}");
+        assert!(
+            !p.is_empty() && p.iter().all(|x| !x.exact && x.relation == "similar-machine"),
+            "{p:?}"
+        );
         let (custom, _) = Scenario::from_query("params=7&weights=4GB");
         assert!(provenance(&custom, catalog(), 3).is_empty());
     }

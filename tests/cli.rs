@@ -51,7 +51,14 @@ fn the_json_has_every_documented_field() {
     }
     assert!(v["speculative"]["tok_s"].as_f64().unwrap() > 0.0);
     assert!(v["speculative"]["speedup"].as_f64().unwrap() > 0.0);
-    assert!(v["batch"]["aggregate_tok_s"].as_f64().unwrap() > v["batch"]["per_stream_tok_s"].as_f64().unwrap());
+    // The 70B spills out of 24 GB: no stream's KV cache fits beside its weights, so no batch does.
+    assert_eq!(
+        (v["batch"]["max_streams"].as_u64(), &v["batch"]["fits"]),
+        (Some(0), &serde_json::Value::Bool(false))
+    );
+    assert!(v["batch"]["aggregate_tok_s"].is_null());
+    let small = json(&["estimate", "hw=rtx-4090&model=llama-3.1-8b&quant=q4_k_m&ctx=8192&batch=4"]);
+    assert!(small["batch"]["aggregate_tok_s"].as_f64().unwrap() > small["batch"]["per_stream_tok_s"].as_f64().unwrap());
     assert_eq!(v["fits"], false);
     assert_eq!(v["spill"]["pool"], "VRAM");
     let low = v["expected_low_tok_s"].as_f64().unwrap();
@@ -561,7 +568,13 @@ fn a_custom_machine_takes_its_vendors_calibration() {
 
 #[test]
 fn batching_stops_at_memory_and_says_how_many_streams_fit() {
-    let batch = |b: u32| json(&["estimate", &format!("hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096&batch={b}")])["batch"].clone();
+    let batch = |b: u32| {
+        json(&[
+            "estimate",
+            &format!("hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096&batch={b}"),
+        ])["batch"]
+            .clone()
+    };
     let four = batch(4);
     let max = four["max_streams"].as_u64().expect("max_streams");
     // 24 GiB holds the 32B's 19.6 GB of weights and a few 1 GiB KV caches at 4096 tokens.
@@ -580,6 +593,52 @@ fn batching_stops_at_memory_and_says_how_many_streams_fit() {
         assert!(r["aggregate_tok_s"].is_null() && r["per_stream_tok_s"].is_null(), "{r}");
         assert_eq!(r["max_streams"].as_u64(), Some(max));
         let note = r["note"].as_str().unwrap();
-        assert!(note.contains("GiB at this context") && note.contains(&format!("at most {max} streams fit")), "{note}");
+        assert!(
+            note.contains("GiB at this context") && note.contains(&format!("at most {max} streams fit")),
+            "{note}"
+        );
+    }
+}
+
+#[test]
+fn measured_runs_beside_an_estimate_are_about_this_machine() {
+    let v = json(&["estimate", "hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096"]);
+    let runs = v["measured_runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 5, "{runs:?}");
+    // The catalog has RTX 4090 runs: no other machine's rows are shown.
+    assert!(runs.iter().all(|r| r["hw"] == "rtx-4090"), "{runs:?}");
+    for r in runs {
+        for key in ["hw", "model", "quant", "backend", "context", "tg_tok_s", "url", "relation"] {
+            assert!(!r[key].is_null(), "{key}: {r}");
+        }
+    }
+    // Ranked: same model, then family, then any model; nearest size first among other models.
+    let order = |rel: &str| {
+        [
+            "same-machine-same-model",
+            "same-machine-same-family",
+            "same-machine",
+            "similar-machine",
+        ]
+        .iter()
+        .position(|x| *x == rel)
+        .unwrap()
+    };
+    let ranks: Vec<usize> = runs.iter().map(|r| order(r["relation"].as_str().unwrap())).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    // A measured model on its machine comes first, nearest depth first.
+    let v = json(&["estimate", "hw=rtx-4090&model=llama-3-8b&quant=q4_k_m&ctx=256"]);
+    let first = &v["measured_runs"][0];
+    assert_eq!(
+        (first["relation"].as_str(), first["model"].as_str()),
+        (Some("same-machine-same-model"), Some("llama-3-8b"))
+    );
+    // A machine with no runs of its own: similar machines of its class within 25% of its bandwidth.
+    let v = json(&["estimate", "hw=rtx-4070-ti-super&model=llama-3.1-8b"]);
+    let bw = catalog().machine("rtx-4070-ti-super").unwrap().bandwidth_gbs;
+    for r in v["measured_runs"].as_array().unwrap() {
+        assert_eq!(r["relation"], "similar-machine", "{r}");
+        let m = catalog().machine(r["hw"].as_str().unwrap()).unwrap();
+        assert!((m.bandwidth_gbs / bw - 1.0).abs() <= 0.25, "{}", m.id);
     }
 }

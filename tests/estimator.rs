@@ -215,8 +215,13 @@ proptest! {
         prop_assert!(e.expected_low_tok_s <= e.expected_tok_s && e.expected_tok_s <= e.expected_high_tok_s);
         prop_assert!(e.expected_high_tok_s <= e.ceiling_tok_s);
         let b = e.batch.unwrap();
-        // Every catalog machine has a compute figure, so every batch is bounded.
-        prop_assert!(b.aggregate_tok_s.unwrap().is_finite() && b.per_stream_tok_s.unwrap().is_finite());
+        // Every catalog machine has a compute figure, so every batch that fits is bounded; one
+        // whose KV caches do not fit has no aggregate at all.
+        match b.fits {
+            Some(false) => prop_assert!(b.aggregate_tok_s.is_none() && b.per_stream_tok_s.is_none()),
+            _ => prop_assert!(b.aggregate_tok_s.unwrap().is_finite() && b.per_stream_tok_s.unwrap().is_finite()),
+        }
+        prop_assert!(b.max_streams.is_some_and(|m| (b.size <= m) == (b.fits == Some(true))));
         prop_assert!(e.speculative.unwrap().tok_s.is_finite());
     }
 
@@ -300,7 +305,10 @@ fn a_batch_is_bounded_by_compute_on_every_catalog_machine() {
     assert!(b.compute_bound_from.is_some());
     for m in &catalog().machines {
         let e = run(&format!("hw={}&model=llama-3.1-8b&ctx=0&batch=512", m.id));
-        assert!(e.batch.unwrap().aggregate_tok_s.is_some(), "{}", m.id);
+        let b = e.batch.unwrap();
+        // With no context a stream's KV cache is empty: every batch fits where the model does.
+        assert_eq!(b.fits, e.fits, "{}", m.id);
+        assert_eq!(b.aggregate_tok_s.is_some(), e.fits == Some(true), "{}", m.id);
     }
 }
 

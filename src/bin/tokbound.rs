@@ -183,6 +183,22 @@ fn estimate(args: &[String]) -> ExitCode {
         obj.insert("scenario".into(), scenario.to_query().into());
         obj.insert("backend".into(), scenario.backend(cat).id().into());
         obj.insert("calibration_group".into(), scenario.calibration_group(cat).into());
+        let runs: Vec<serde_json::Value> = tokbound::views::provenance(&scenario, cat, 5)
+            .into_iter()
+            .map(|p| {
+                serde_json::json!({
+                    "hw": p.hw,
+                    "model": p.model,
+                    "quant": p.quant,
+                    "backend": p.backend,
+                    "context": p.context,
+                    "tg_tok_s": p.tg_tok_s,
+                    "url": p.url,
+                    "relation": p.relation,
+                })
+            })
+            .collect();
+        obj.insert("measured_runs".into(), runs.into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
         let model = match &inputs.model {
             estimator::ModelSpec::Arch { name, .. } => name.clone(),

@@ -18,7 +18,9 @@ pub struct Data {
 /// Batch sizes 1, 2, 4, … up to [`MAX_BATCH`], ending at `max_streams` where memory ends them.
 fn sizes(max_streams: Option<u32>) -> Vec<u32> {
     let last = max_streams.unwrap_or(MAX_BATCH).min(MAX_BATCH);
-    let mut out: Vec<u32> = std::iter::successors(Some(1u32), |b| Some(b * 2)).take_while(|b| *b <= last).collect();
+    let mut out: Vec<u32> = std::iter::successors(Some(1u32), |b| Some(b * 2))
+        .take_while(|b| *b <= last)
+        .collect();
     if last >= 1 && out.last() != Some(&last) {
         out.push(last);
     }
@@ -139,7 +141,10 @@ mod tests {
         let full = d.max_streams.expect("memory known");
         assert!((32..512).contains(&full), "{full}");
         assert_eq!(d.points.last().map(|p| p.0), Some(f64::from(full)));
-        assert!(d.points.windows(2).all(|w| w[1].1 >= w[0].1), "the aggregate never falls while streams fit");
+        assert!(
+            d.points.windows(2).all(|w| w[1].1 >= w[0].1),
+            "the aggregate never falls while streams fit"
+        );
         let doc = svg(&plot(&d));
         assert!(doc.contains(&format!("memory full: {full} streams")), "{doc}");
         assert_eq!(plot(&d).facts, vec![("max-streams", full.to_string())]);

@@ -117,9 +117,10 @@ pub fn plot(data: &Data) -> Plot {
         .filter(|m| m.0 >= MIN_CTX)
         .map(|&(c, t)| Dot::at(c, t, 4))
         .collect();
+    p.facts.push(("measured-points", measured.len().to_string()));
     if !measured.is_empty() {
         p.add(
-            Some("measured (llama-bench)".into()),
+            Some("measured here (this model or its family)".into()),
             Paint::Ink,
             Mark::Dots {
                 dots: measured,
@@ -167,7 +168,7 @@ mod tests {
             "expected",
             "ceiling, Q8_0",
             "ceiling, KV q8_0",
-            "measured (llama-bench)",
+            "measured here (this model or its family)",
             "100K",
         ] {
             assert!(doc.contains(text), "missing {text}");

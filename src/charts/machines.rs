@@ -33,6 +33,8 @@ pub struct Bar {
     pub highlight: bool,
     /// False when the model does not fit (the bar then shows the spilled speed).
     pub fits: bool,
+    /// A run of this model and format measured on it: the tok/s it measured.
+    pub measured: Option<f64>,
 }
 
 /// One bar per machine, slowest at the bottom: the ceiling faint, the expected speed solid (the
@@ -83,6 +85,19 @@ pub fn plot(bars: &[Bar]) -> Plot {
             width: 2,
         },
     );
+    // Where a bar is backed by a measurement, the measured figure as a triangle on it.
+    let measured: Vec<plot::Dot> = rows().filter_map(|(i, b)| Some(plot::Dot::at(b.measured?, i + 0.3, 5))).collect();
+    p.facts.push(("measured-machines", measured.len().to_string()));
+    if !measured.is_empty() {
+        p.add(
+            Some("measured run of this model".into()),
+            Paint::Series(2),
+            Mark::Dots {
+                dots: measured,
+                triangle: true,
+            },
+        );
+    }
     p
 }
 
@@ -102,6 +117,7 @@ mod tests {
                 high: 3.6,
                 highlight: false,
                 fits: true,
+                measured: None,
             },
             Bar {
                 label: "RTX 4090".into(),
@@ -111,6 +127,7 @@ mod tests {
                 high: 39.0,
                 highlight: true,
                 fits: true,
+                measured: Some(36.9),
             },
             Bar {
                 label: "RTX 3060".into(),
@@ -120,12 +137,22 @@ mod tests {
                 high: 7.0,
                 highlight: false,
                 fits: false,
+                measured: None,
             },
         ];
         let doc = svg(&plot(&bars));
-        for text in ["Desktop DDR5", "RTX 4090", "RTX 3060 (spills)", "tok/s", "ceiling", "expected band"] {
+        for text in [
+            "Desktop DDR5",
+            "RTX 4090",
+            "RTX 3060 (spills)",
+            "tok/s",
+            "ceiling",
+            "expected band",
+            "measured run of this model",
+        ] {
             assert!(doc.contains(text), "missing {text}");
         }
+        assert!(plot(&bars).facts.contains(&("measured-machines", "1".to_string())));
         assert!(doc.matches("<rect").count() >= 7);
     }
 

@@ -49,6 +49,7 @@ pub fn ChartsPanel(
                 high: r.high,
                 highlight: r.id == cur,
                 fits: r.fits != Some(false),
+                measured: r.measured.map(|(_, t)| t),
             })
             .collect();
         if cur.is_empty() {
@@ -61,6 +62,7 @@ pub fn ChartsPanel(
                     high: e.expected_high_tok_s,
                     highlight: true,
                     fits: e.fits != Some(false),
+                    measured: None,
                 });
             }
         }
@@ -87,9 +89,13 @@ pub fn ChartsPanel(
     });
     let context_key = Memo::new(move |_| {
         let inp = curve_inputs.get()?;
+        // The runs of this machine and model, or its family, at their depths beside the curve.
         let measured = scenario.with(|s| {
-            let (model, quant) = views::model_and_quant(s);
-            views::measured(catalog(), &chosen_hw(), model, quant)
+            views::provenance(s, catalog(), 64)
+                .into_iter()
+                .filter(|p| matches!(p.relation, "same-machine-same-model" | "same-machine-same-family"))
+                .map(|p| (p.context, p.tg_tok_s))
+                .collect::<Vec<_>>()
         });
         Some((inp, measured))
     });

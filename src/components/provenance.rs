@@ -6,17 +6,18 @@ use super::scenario;
 use crate::catalog::catalog;
 use crate::views;
 
-/// The nearest measured points (`provenance`), an exact measurement marked "measured".
+/// The measured runs about this scenario (`provenance`, each `li[data-relation]` saying how it
+/// relates), an exact measurement marked "measured".
 #[component]
 pub fn Provenance() -> impl IntoView {
     let scenario = scenario();
-    let points = Memo::new(move |_| scenario.with(|s| views::provenance(s, catalog(), 3)));
+    let points = Memo::new(move |_| scenario.with(|s| views::provenance(s, catalog(), 5)));
     view! {
         <div class="provenance" data-testid="provenance">
             {move || {
                 points.with(|p| {
                     if p.is_empty() {
-                        return view! { <p class="hint">"No measured run of this model or its family on this machine or its class."</p> }
+                        return view! { <p class="hint">"No measured run on this machine or one of its class within 25% of its bandwidth."</p> }
                             .into_any();
                     }
                     view! {
@@ -26,8 +27,9 @@ pub fn Provenance() -> impl IntoView {
                                 .map(|m| {
                                     let mark = m.exact.then(|| view! { <strong class="measured-mark">"measured "</strong> });
                                     view! {
-                                        <li>
+                                        <li data-relation=m.relation>
                                             {mark}
+                                            <span class="relation">{format!("{}: ", views::relation_label(m.relation))}</span>
                                             <a href=m.url.clone() rel="noopener noreferrer" target="_blank">{m.text.clone()}</a>
                                         </li>
                                     }

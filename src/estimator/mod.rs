@@ -137,7 +137,11 @@ pub enum Note {
     BatchNeedsTflops,
     /// The batch's KV caches do not fit beside the weights: `needed_bytes` of KV cache for the
     /// batch, `free_bytes` beside the weights, `max_streams` that do fit.
-    BatchPastMemory { needed_bytes: f64, free_bytes: f64, max_streams: u32 },
+    BatchPastMemory {
+        needed_bytes: f64,
+        free_bytes: f64,
+        max_streams: u32,
+    },
     /// A draft given by its size has no KV cache modelled.
     DraftKvNotModelled,
     /// An exact architecture was given: its own parameter counts stand, not `params`/`active`.
@@ -947,9 +951,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         let max_streams = max_streams(inp, &wb, kv);
         let fits = max_streams.map(|m| b <= m);
         if let (Some(false), Some(m)) = (fits, max_streams) {
-            let free = inp
-                .capacity_bytes()
-                .map_or(0.0, |c| (c - fixed_overhead(inp) - wb.stored).max(0.0));
+            let free = inp.capacity_bytes().map_or(0.0, |c| (c - fixed_overhead(inp) - wb.stored).max(0.0));
             return BatchResult {
                 size: b,
                 aggregate_tok_s: None,

@@ -271,3 +271,16 @@ test('the batching chart ends at the most streams that fit, and the batch line s
   await page.waitForFunction(() => /^Batch of 4: [\d.]+ tok\/s in all/.test(document.querySelector('[data-testid=batch-result]').textContent));
   assert.match(await page.getByTestId('batch-result').textContent(), /at most 4 streams\.$/);
 });
+
+test('measured runs beside the estimate are about this machine, and the charts show them', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&model=qwen2.5-32b');
+  const rows = page.getByTestId('provenance').locator('li');
+  await rows.first().waitFor();
+  assert.equal(await rows.count(), 5);
+  for (const text of await rows.allTextContents()) assert.match(text, /NVIDIA GeForce RTX 4090/);
+  await page.goto(server.base + '?hw=rtx-4090&model=llama-3-8b&quant=q4_k_m');
+  await ceiling(page);
+  assert.equal(await page.getByTestId('provenance').locator('li').first().getAttribute('data-relation'), 'same-machine-same-model');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-context]')?.dataset.measuredPoints) > 0);
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-machines]')?.dataset.measuredMachines) > 0);
+});
