@@ -36,7 +36,7 @@ pub fn note_text(note: &Note) -> String {
             "offload=experts moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored".into()
         }
         Note::ExpertOffloadIgnored { moe: false } => {
-            "offload=experts applies to a catalog mixture of experts; this model has no routed experts that tokbound knows of, so it is ignored".into()
+            "offload=experts applies to a mixture of experts (a catalog MoE, or a custom one given experts= and top_k=); this model has no routed experts that tokbound knows of, so it is ignored".into()
         }
         Note::ReadFromDisk {
             ram_needed_bytes,
@@ -87,6 +87,23 @@ pub fn note_text(note: &Note) -> String {
         }
         Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
         Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
+        Note::CustomMoe {
+            experts,
+            top_k,
+            params_b,
+            active_b,
+        } => {
+            let (expert, shared) = crate::estimator::custom_split(Some(*params_b), Some(*active_b), Some((*experts, *top_k))).unwrap_or((0.0, 0.0));
+            format!(
+                "a mixture of experts from its counts: {experts} experts of {}B each with {top_k} per token, and {}B shared (from total = shared + experts × expert, active = shared + top_k × expert)",
+                trim((expert * 100.0).round() / 100.0),
+                trim((shared * 100.0).round() / 100.0)
+            )
+        }
+        Note::CustomMoeAssumed => format!(
+            "a mixture of experts given by params and active alone: its routing is not known, so {} experts per token are assumed for the per-expert cost and the experts cannot be kept in RAM; give experts= and top_k=",
+            crate::estimator::PassShape::ASSUMED_EXPERTS_PER_TOKEN
+        ),
         Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }

@@ -642,3 +642,59 @@ fn measured_runs_beside_an_estimate_are_about_this_machine() {
         assert!((m.bandwidth_gbs / bw - 1.0).abs() <= 0.25, "{}", m.id);
     }
 }
+
+#[test]
+fn a_custom_mixture_of_experts_is_a_real_one() {
+    let est = |q: &str| json(&["estimate", &format!("hw=rtx-4090&{q}")]);
+    let notes = |v: &serde_json::Value| -> Vec<String> {
+        v["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string())
+            .collect()
+    };
+    // params/active alone: said what was assumed.
+    let bare = est("params=30.5&active=3.3");
+    assert!(notes(&bare).iter().any(|n| n.contains("8 experts per token are assumed")), "{bare}");
+    // experts and top_k are used: the split is said, and the per-expert cost follows top_k.
+    let eight = est("params=30.5&active=3.3&experts=128&top_k=8");
+    let four = est("params=30.5&active=3.3&experts=64&top_k=4");
+    assert!(
+        notes(&four)
+            .iter()
+            .any(|n| n.starts_with("a mixture of experts from its counts: 64 experts of 0.45B each with 4 per token")),
+        "{four}"
+    );
+    assert!(
+        four["expected_tok_s"].as_f64().unwrap() > eight["expected_tok_s"].as_f64().unwrap(),
+        "fewer expert matmuls a token"
+    );
+    // offload=experts works on it: the routed experts are read from system RAM.
+    let off = est("params=235&active=22&experts=128&top_k=8&offload=experts&ram=256");
+    let pools: Vec<&str> = off["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["pool"].as_str().unwrap())
+        .collect();
+    assert_eq!(pools, vec!["VRAM", "system RAM"], "{off}");
+    assert!(notes(&off).iter().any(|n| n.starts_with("routed experts are read from system RAM")));
+    // Routed bytes read per token: the shared weights and top_k experts, at the format's bits.
+    let bpw = catalog().quant("q4_k_m").unwrap().bpw;
+    let expected_read = 22e9 * bpw / 8.0;
+    let read = off["bytes_per_token"]["weights"].as_f64().unwrap();
+    assert!((read / expected_read - 1.0).abs() < 1e-6, "{read} vs {expected_read}");
+    // A key given alone, or counts that cannot hold together, is an error naming it.
+    for (q, key) in [
+        ("params=30&experts=8", "top_k:"),
+        ("params=30&top_k=2", "experts:"),
+        ("params=30&active=3&experts=8&top_k=2", "experts:"),
+        ("params=30&experts=8&top_k=2", "active:"),
+        ("params=30&active=3&experts=8&top_k=8", "top_k:"),
+    ] {
+        let (code, _, err) = run(&["estimate", &format!("hw=rtx-4090&{q}")]);
+        assert_eq!(code, 2, "{q}");
+        assert!(err.starts_with(key), "{q}: {err}");
+    }
+}

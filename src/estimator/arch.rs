@@ -259,12 +259,12 @@ impl Arch {
         if !self.is_moe() {
             return 0.0;
         }
-        let e = self.experts as f64;
-        let k = (self.experts_per_token as f64).min(e);
-        if tokens <= 1.0 {
-            return k;
-        }
-        e * (1.0 - (1.0 - k / e).powi(tokens.min(f64::from(i32::MAX)) as i32))
+        experts_touched(self.experts as f64, self.experts_per_token as f64, tokens)
+    }
+
+    /// The routing: experts per MoE layer and experts per token, for a mixture of experts.
+    pub fn routing(&self) -> Option<(f64, f64)> {
+        self.is_moe().then_some((self.experts as f64, self.experts_per_token as f64))
     }
 
     /// Parameters read per decode token at batch 1.
@@ -455,4 +455,14 @@ mod linear_tests {
         assert_eq!(swa.attention_flops(p), want);
         assert!(swa.attention_flops(p) < 0.51 * full.attention_flops(p));
     }
+}
+
+/// Distinct experts of `experts` that a step of `tokens` tokens, each routed to `top_k`, reads:
+/// E × (1 − (1 − k/E)^tokens), the expected union of independent top-k choices (k for one token).
+pub fn experts_touched(experts: f64, top_k: f64, tokens: f64) -> f64 {
+    let k = top_k.min(experts);
+    if tokens <= 1.0 {
+        return k;
+    }
+    experts * (1.0 - (1.0 - k / experts).powi(tokens.min(f64::from(i32::MAX)) as i32))
 }

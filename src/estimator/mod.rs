@@ -150,6 +150,15 @@ pub enum Note {
     Calibrated { efficiency: f64, band: f64 },
     /// A calibration for another machine was given and not used.
     CalibrationForOtherMachine { fitted_for: String },
+    /// A custom mixture of experts given by its counts: the split derived from them.
+    CustomMoe {
+        experts: u32,
+        top_k: u32,
+        params_b: f64,
+        active_b: f64,
+    },
+    /// A custom mixture of experts given by params and active alone: routing assumed.
+    CustomMoeAssumed,
     /// `vendor` describes a custom machine; a catalog machine's vendor is known.
     VendorIgnored,
     /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.
@@ -283,6 +292,8 @@ pub enum ModelSpec {
         layers: Option<u32>,
         kv_heads: Option<u32>,
         head_dim: Option<u32>,
+        /// A mixture of experts' routing: (routed experts per layer, experts per token).
+        routing: Option<(u32, u32)>,
     },
 }
 
@@ -436,13 +447,23 @@ pub struct WeightBytes {
 }
 
 impl WeightBytes {
-    /// Weight bytes one step of `tokens` tokens reads (the union of their experts).
-    pub fn read(&self, arch: Option<&Arch>, tokens: f64) -> f64 {
-        self.fixed + arch.map_or(0.0, |a| a.experts_touched(tokens) * self.per_expert)
+    /// Weight bytes one step of `tokens` tokens reads (the union of their experts), for a model
+    /// routed as `routing` (experts per layer, experts per token).
+    pub fn read(&self, routing: Option<(f64, f64)>, tokens: f64) -> f64 {
+        self.fixed + routing.map_or(0.0, |(e, k)| arch::experts_touched(e, k, tokens) * self.per_expert)
     }
 }
 
 impl Inputs {
+    /// The model's routing, a mixture of experts' (experts per layer, experts per token): from
+    /// its architecture, or a custom model's `experts` and `top_k`.
+    pub fn routing(&self) -> Option<(f64, f64)> {
+        match &self.model {
+            ModelSpec::Arch { arch, .. } => arch.routing(),
+            ModelSpec::Custom { routing, .. } => routing.map(|(e, k)| (f64::from(e), f64::from(k))),
+        }
+    }
+
     pub(crate) fn arch(&self) -> Option<&Arch> {
         match &self.model {
             ModelSpec::Arch { arch, .. } => Some(arch),
@@ -477,7 +498,12 @@ impl Inputs {
                     active_params: Some(arch.read_params_per_token()),
                 }
             }
-            ModelSpec::Custom { params_b, active_b, .. } => {
+            ModelSpec::Custom {
+                params_b,
+                active_b,
+                routing,
+                ..
+            } => {
                 let params = params_b.map(|p| p * 1e9);
                 let active = active_b.map(|a| a * 1e9).or(params);
                 let share = match (params, active) {
@@ -488,11 +514,25 @@ impl Inputs {
                     WeightSpec::File { bytes } => bytes,
                     WeightSpec::Bits { bpw, .. } => params.unwrap_or(0.0) * bpw / 8.0,
                 };
-                WeightBytes {
-                    fixed: stored * share,
-                    per_expert: 0.0,
-                    stored,
-                    active_params: active,
+                // With its routing, a custom mixture of experts splits into shared and routed
+                // weights: total = shared + E × expert and active = shared + k × expert.
+                match (custom_split(*params_b, *active_b, *routing), params) {
+                    (Some((expert_b, _)), Some(p)) => {
+                        let (e, _) = routing.unwrap_or((0, 0));
+                        let per_expert = stored * expert_b * 1e9 / p;
+                        WeightBytes {
+                            fixed: stored - per_expert * f64::from(e),
+                            per_expert,
+                            stored,
+                            active_params: active,
+                        }
+                    }
+                    _ => WeightBytes {
+                        fixed: stored * share,
+                        per_expert: 0.0,
+                        stored,
+                        active_params: active,
+                    },
                 }
             }
         }
@@ -524,6 +564,7 @@ impl Inputs {
                 params_b,
                 active_b,
                 layers,
+                routing,
                 ..
             } => {
                 let params = params_b.unwrap_or_else(|| match self.weights {
@@ -531,10 +572,11 @@ impl Inputs {
                     WeightSpec::Bits { .. } => 8.0,
                 });
                 let layers = layers.map_or_else(|| PassShape::layers_from_params(params), f64::from);
-                let moe = active_b.is_some_and(|a| a < params * 0.999);
+                let moe = routing.is_some() || active_b.is_some_and(|a| a < params * 0.999);
+                let per_token = routing.map_or(PassShape::ASSUMED_EXPERTS_PER_TOKEN, |(_, k)| f64::from(k));
                 PassShape {
                     layers,
-                    expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
+                    expert_matmuls: if moe { per_token * layers } else { 0.0 },
                 }
             }
         }
@@ -657,7 +699,19 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
 }
 
 fn experts_of(inp: &Inputs) -> f64 {
-    inp.arch().map_or(0.0, |a| a.experts as f64)
+    inp.routing().map_or(0.0, |(e, _)| e)
+}
+
+/// A custom mixture of experts' split, in billions: (one routed expert, the shared weights),
+/// from total = shared + E × expert and active = shared + k × expert. `None` unless both counts
+/// and the routing are given with active below total and k below E.
+pub fn custom_split(params_b: Option<f64>, active_b: Option<f64>, routing: Option<(u32, u32)>) -> Option<(f64, f64)> {
+    let (p, a, (e, k)) = (params_b?, active_b?, routing?);
+    if a >= p || k >= e {
+        return None;
+    }
+    let expert = (p - a) / f64::from(e - k);
+    Some((expert, p - expert * f64::from(e)))
 }
 
 /// The machine's own pool.
@@ -672,7 +726,7 @@ fn fast_pool(kind: Kind) -> Pool {
 /// Per-pool reads for one step of `tokens` tokens reading `kv_read` bytes of KV cache, with
 /// what each pool holds for a KV cache of `kv_total` bytes.
 fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read: f64, kv_total: f64) -> Vec<PoolRead> {
-    let weights = wb.read(inp.arch(), tokens);
+    let weights = wb.read(inp.routing(), tokens);
     let over = fixed_overhead(inp);
     let w = wb.stored;
     // (weights read, KV read, bytes held) per pool.
@@ -843,7 +897,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         pools,
     } = place(inp);
     let t_ceiling = memory_seconds(&pools);
-    let weights_read = wb.read(inp.arch(), 1.0);
+    let weights_read = wb.read(inp.routing(), 1.0);
     let bytes = BytesPerToken {
         weights: weights_read,
         kv,

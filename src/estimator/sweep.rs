@@ -15,7 +15,7 @@ pub fn ceilings(base: &Inputs, machines: &[MachineSpec], formats: &[WeightSpec],
         .map(|w| {
             inp.weights = *w;
             let wb = inp.weight_bytes();
-            (wb.read(inp.arch(), 1.0), wb.stored)
+            (wb.read(inp.routing(), 1.0), wb.stored)
         })
         .collect();
     let kv: Vec<f64> = contexts.iter().map(|&c| base.kv_bytes(c)).collect();

@@ -492,7 +492,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::CustomModel,
         value: ValueKind::Whole { min: 0, max: 1000000 },
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "custom architecture: routed experts per MoE layer",
+        meaning: "custom model: routed experts per MoE layer; with `top_k`, `params` and `active` alone (no architecture keys) it makes a mixture of experts whose shared and routed weights follow from total = shared + experts × expert and active = shared + top_k × expert",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "count",
         #[cfg(not(target_arch = "wasm32"))]
@@ -505,7 +505,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::CustomModel,
         value: ValueKind::Whole { min: 1, max: 1000000 },
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "custom architecture: experts each token is routed to",
+        meaning: "custom model: experts each token is routed to (with `experts`)",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "count",
         #[cfg(not(target_arch = "wasm32"))]

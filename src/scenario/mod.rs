@@ -493,12 +493,49 @@ impl Scenario {
                     fail(Key::Active, format!("{a} is more than params ({p})"));
                 }
             }
+            // A mixture of experts described by its counts: experts and top_k go together, with
+            // params and active to split the weights between shared and routed ones.
+            let routing = match (self.whole(Key::Experts), self.whole(Key::TopK)) {
+                (Some(e), Some(k)) => {
+                    match (params, active) {
+                        (Some(p), Some(a)) if a < p && k < e => match estimator::custom_split(params, active, Some((e, k))) {
+                            Some((_, shared)) if shared >= 0.0 => {
+                                notes.push(Note::CustomMoe { experts: e, top_k: k, params_b: p, active_b: a });
+                            }
+                            _ => fail(
+                                Key::Experts,
+                                format!("{e} experts of which {k} per token cannot hold {p}B in all with {a}B active: the routed experts would outweigh the whole model"),
+                            ),
+                        },
+                        (Some(_), Some(_)) if k >= e => fail(Key::TopK, format!("{k} is not fewer than experts ({e})")),
+                        _ => fail(Key::Active, "a custom mixture of experts (experts=, top_k=) needs params and active, active below params".into()),
+                    }
+                    Some((e, k))
+                }
+                (Some(_), None) => {
+                    fail(Key::TopK, "experts= needs top_k= (experts each token is routed to)".into());
+                    None
+                }
+                (None, Some(_)) => {
+                    fail(Key::Experts, "top_k= needs experts= (routed experts per layer)".into());
+                    None
+                }
+                (None, None) => {
+                    if let (Some(p), Some(a)) = (params, active) {
+                        if a < p * 0.999 {
+                            notes.push(Note::CustomMoeAssumed);
+                        }
+                    }
+                    None
+                }
+            };
             Some(ModelSpec::Custom {
                 params_b: params,
                 active_b: active,
                 layers: self.whole(Key::Layers),
                 kv_heads: self.whole(Key::KvHeads),
                 head_dim: self.whole(Key::HeadDim),
+                routing,
             })
         } else {
             match cat.model(self.text(Key::Model).unwrap_or(DEFAULT_MODEL)) {
