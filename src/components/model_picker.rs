@@ -125,6 +125,8 @@ pub fn ModelPicker() -> impl IntoView {
                     <NumberField key=Key::Layers label="Layers" testid="input-layers" placeholder="unknown".to_string() />
                     <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
                     <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
+                    <NumberField key=Key::Experts label="Experts" hint="routed, per layer (MoE)" testid="input-experts" placeholder="none".to_string() />
+                    <NumberField key=Key::TopK label="Experts per token" hint="top_k (MoE)" testid="input-top-k" placeholder="none".to_string() />
                 </div>
             })}
         </fieldset>

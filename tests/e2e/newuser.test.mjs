@@ -284,3 +284,13 @@ test('measured runs beside the estimate are about this machine, and the charts s
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-context]')?.dataset.measuredPoints) > 0);
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=chart-machines]')?.dataset.measuredMachines) > 0);
 });
+
+test('a custom mixture of experts takes its routing on the page', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&params=30.5&active=3.3');
+  assert.match(await page.getByTestId('notes').textContent(), /8 experts per token are assumed/);
+  await page.getByTestId('input-experts').fill('64');
+  await page.getByTestId('input-top-k').fill('4');
+  await page.waitForFunction(() => /64 experts of 0\.45B each with 4 per token/.test(document.querySelector('[data-testid=notes]').textContent));
+  await page.getByTestId('input-top-k').press('Tab');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('top_k') === '4');
+});
