@@ -319,41 +319,43 @@ pub fn provenance(s: &Scenario, cat: &Catalog, n: usize) -> Vec<Provenance> {
         return Vec::new();
     };
     let ctx = s.whole(Key::Ctx).unwrap_or(crate::scenario::DEFAULT_CTX) as f64;
-    let size = |id: &str| cat.model(id).map_or(f64::INFINITY, |m| (m.params_b / model.params_b).ln().abs());
+    // This runs at every keystroke: the similar machines first (a few ids), then one pass over
+    // the measurements that looks a model up only for the rows of this machine or its peers.
+    let peers: Vec<&str> = cat
+        .machines
+        .iter()
+        .filter(|m| m.id != machine.id && m.class() == machine.class() && (m.bandwidth_gbs / machine.bandwidth_gbs - 1.0).abs() <= 0.25)
+        .map(|m| m.id.as_str())
+        .collect();
     let depth = |m: &crate::catalog::Measurement| ((m.context + 64.0) / (ctx + 64.0)).ln().abs();
-    let family = |id: &str| id == model.id || (!model.family.is_empty() && cat.model(id).is_ok_and(|m| m.family == model.family));
-    // This runs at every keystroke: one pass over the measurements, ranked as it goes.
-    let rank = |m: &crate::catalog::Measurement| -> Option<(u8, &'static str)> {
-        if m.hw == machine.id {
-            Some(if m.model == model.id {
-                (0, "same-machine-same-model")
-            } else if family(&m.model) {
-                (1, "same-machine-same-family")
-            } else {
-                (2, "same-machine")
-            })
-        } else {
-            let other = cat.machine(&m.hw).ok()?;
-            let near = (other.bandwidth_gbs / machine.bandwidth_gbs - 1.0).abs() <= 0.25;
-            (other.class() == machine.class() && near).then_some((3, "similar-machine"))
-        }
+    // (in the family, distance in size) of a measured model.
+    let about = |id: &str| {
+        cat.model(id).map_or((false, f64::INFINITY), |m| {
+            let family = m.id == model.id || (!model.family.is_empty() && m.family == model.family);
+            (family, (m.params_b / model.params_b).ln().abs())
+        })
     };
     let mut found: Vec<(u8, &'static str, f64, f64, &crate::catalog::Measurement)> = cat
         .decode_measurements()
         .filter_map(|m| {
-            let (r, relation) = rank(m)?;
-            // Among similar machines, this model first, then its family, then the nearest size.
-            let model_order = if r == 3 {
-                u8::from(m.model != model.id) + u8::from(!family(&m.model))
-            } else {
-                0
+            let same_machine = m.hw == machine.id;
+            if !same_machine && !peers.contains(&m.hw.as_str()) {
+                return None;
+            }
+            let same_model = m.model == model.id;
+            let (family, size) = if same_model { (true, 0.0) } else { about(&m.model) };
+            let (rank, relation, first) = match (same_machine, same_model, family) {
+                (true, true, _) => (0, "same-machine-same-model", depth(m)),
+                (true, false, true) => (1, "same-machine-same-family", size),
+                (true, false, false) => (2, "same-machine", size),
+                // Among similar machines, this model first, then its family, then the nearest size.
+                (false, ..) => (
+                    3,
+                    "similar-machine",
+                    f64::from(u8::from(!same_model) + u8::from(!family)) * 100.0 + size,
+                ),
             };
-            let first = if r == 0 {
-                depth(m)
-            } else {
-                f64::from(model_order) * 100.0 + size(&m.model)
-            };
-            Some((r, relation, first, depth(m), m))
+            Some((rank, relation, first, depth(m), m))
         })
         .collect();
     if found.iter().any(|f| f.0 < 3) {
