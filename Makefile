@@ -50,7 +50,7 @@ FUZZ_CASES ?= 1000000
 fuzz:
 	FUZZ_CASES=$(FUZZ_CASES) cargo test --release --test fuzz --test import -- --nocapture takes_any take_any mutated_headers
 
-## Refit the calibration after data/measured.csv changes (tests/calibration.rs checks it is in step).
+## Refit the calibration after data/measured.csv or data/measured-ram.csv changes (tests/calibration.rs checks it is in step).
 calibration:
 	cargo run --release --quiet -- fit > data/calibration.csv.new && mv data/calibration.csv.new data/calibration.csv
 

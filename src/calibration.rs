@@ -290,6 +290,18 @@ pub struct Calibration {
     pub kinds: Vec<(Kind, Fitted)>,
     pub classes: Vec<(Class, Fitted)>,
     pub groups: Vec<((Class, Backend), Fitted)>,
+    /// How weights stream from system RAM, fitted on measured CPU-only and offload runs.
+    pub ram: RamFit,
+}
+
+/// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
+/// number of runs it rests on: of a CPU machine's own memory (`cpu`), and of the RAM pool beside
+/// a GPU (`offload`: routed experts or layers there). `None` where no run was measured: the
+/// stated prior ([`CPU_PRIOR`]'s weight) stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RamFit {
+    pub cpu: Option<(f64, usize)>,
+    pub offload: Option<(f64, usize)>,
 }
 
 impl Calibration {
@@ -326,6 +338,7 @@ impl Calibration {
             kinds,
             classes,
             groups,
+            ram: RamFit::default(),
         }
     }
 
@@ -345,10 +358,15 @@ impl Calibration {
             return (k.1, Level::Kind);
         }
         if class.kind == Kind::Cpu {
+            // The stated prior, its weight streaming fitted on CPU-only runs where there are some.
+            let mut c = CPU_PRIOR;
+            if let Some((w, _)) = self.ram.cpu {
+                c[3] = w;
+            }
             let prior = Fitted {
-                c: CPU_PRIOR,
+                c,
                 band: DEFAULT_BAND,
-                rows: 0,
+                rows: self.ram.cpu.map_or(0, |r| r.1),
             };
             return (prior, Level::Kind);
         }
@@ -378,7 +396,10 @@ impl Calibration {
     /// the slow pool it spills to, and its band.
     pub fn time_model(&self, class: Class, backend: Backend) -> TimeModel {
         let (own, _) = self.fitted(class, backend);
-        let slow = self.kinds.iter().find(|k| k.0 == Kind::Cpu).map_or(CPU_PRIOR, |k| k.1.c);
+        let mut slow = self.kinds.iter().find(|k| k.0 == Kind::Cpu).map_or(CPU_PRIOR, |k| k.1.c);
+        if let Some((w, _)) = self.ram.offload {
+            slow[3] = w;
+        }
         TimeModel {
             own: own.coefficients(),
             slow: Coefficients {
@@ -424,6 +445,24 @@ impl Calibration {
         }
         for ((c, b), f) in &self.groups {
             line("group", c.kind.id(), Some(*c), b.id(), f);
+        }
+        // The RAM side: the multiplier in the weight column, on the prior's other figures.
+        for (kind, fit) in [("cpu", self.ram.cpu), ("gpu", self.ram.offload)] {
+            if let Some((w, rows)) = fit {
+                let mut c = CPU_PRIOR;
+                c[3] = w;
+                line(
+                    "ram",
+                    kind,
+                    None,
+                    "",
+                    &Fitted {
+                        c,
+                        band: DEFAULT_BAND,
+                        rows,
+                    },
+                );
+            }
         }
         out
     }

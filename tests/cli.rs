@@ -698,3 +698,25 @@ fn a_custom_mixture_of_experts_is_a_real_one() {
         assert!(err.starts_with(key), "{q}: {err}");
     }
 }
+
+#[test]
+fn accuracy_scores_the_system_ram_side_on_runs_it_was_not_fitted_on() {
+    let (code, out, err) = run(&["accuracy"]);
+    assert_eq!(code, 0, "{err}");
+    let line = |label: &str| -> (usize, f64, f64) {
+        let l = out
+            .lines()
+            .map(str::trim)
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} line: {out}"));
+        let rest = &l[label.len() + 1..];
+        let n: usize = rest.split(' ').next().unwrap().parse().unwrap();
+        let num = |after: &str| -> f64 { rest.split(after).nth(1).unwrap().split([',', ' ']).next().unwrap().parse().unwrap() };
+        (n, num("median "), num("p90 "))
+    };
+    let (n, median, _) = line("CPU-only");
+    assert!(n >= 5 && median <= 0.15, "CPU-only {n} rows, median {median}");
+    let (n, median, _) = line("experts in RAM");
+    assert!(n >= 15 && median <= 0.20, "experts in RAM {n} rows, median {median}");
+    assert!(out.contains("layers in RAM 0 rows"), "{out}");
+}

@@ -81,13 +81,13 @@ fn measure() -> ExitCode {
 /// Prints the calibration fitted on the built-in measurements in data/calibration.csv's form
 /// (`make calibration` writes it there).
 fn fit() -> ExitCode {
-    match catalog().measured_points() {
-        Ok(points) => {
-            print!("{}", calibration::Calibration::fit(&points).to_csv());
+    match tokbound::scenario::measured_ram::full_fit(catalog()) {
+        Ok(cal) => {
+            print!("{}", cal.to_csv());
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("data/measured.csv: {e}");
+            eprintln!("{e}");
             ExitCode::from(2)
         }
     }
@@ -437,6 +437,7 @@ fn accuracy() -> ExitCode {
             backend.id()
         ));
     }
+    ram_accuracy();
     out("fitted (class, backend): overhead, per layer, per expert matmul, weight / KV (flash attention) / KV (without) streaming efficiency, band");
     for ((class, backend), f) in &tokbound::catalog::calibration().groups {
         outf(format_args!(
@@ -455,6 +456,48 @@ fn accuracy() -> ExitCode {
         ));
     }
     ExitCode::SUCCESS
+}
+
+/// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
+/// host held out of the fit it is scored on.
+fn ram_accuracy() {
+    use tokbound::scenario::measured_ram::{self, Situation};
+    let runs = match measured_ram::runs(catalog()) {
+        Ok(r) => r,
+        Err(e) => return eprintln!("data/measured-ram.csv: {e}"),
+    };
+    out("system RAM read by the CPU (data/measured-ram.csv), leave-one-host-out |ln(expected/measured)|:");
+    let prior = 1.0 / 0.65;
+    for s in Situation::ALL {
+        let mut errs = measured_ram::leave_one_host_out(&runs, s, prior);
+        errs.sort_by(f64::total_cmp);
+        let hosts: std::collections::BTreeSet<&str> = runs
+            .iter()
+            .filter(|r| r.situation == s && r.fitted)
+            .map(|r| r.host.as_str())
+            .collect();
+        if errs.is_empty() {
+            outf(format_args!(
+                "  {} 0 rows: none with an established memory configuration yet; the stated prior applies",
+                s.label()
+            ));
+        } else {
+            outf(format_args!(
+                "  {} {} rows: median {:.3}, p90 {:.3} ({} hosts)",
+                s.label(),
+                errs.len(),
+                calibration::quantile(&errs, 0.5),
+                calibration::quantile(&errs, 0.9),
+                hosts.len()
+            ));
+        }
+    }
+    let fit = &tokbound::catalog::calibration().ram;
+    for (what, f) in [("a CPU machine's own memory", fit.cpu), ("system RAM beside a GPU", fit.offload)] {
+        if let Some((m, n)) = f {
+            outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
+        }
+    }
 }
 
 /// Prints a JSON value, pretty.

@@ -295,9 +295,12 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let lines = csv::records(text, parse_calibration_line)?;
     let mut global = None;
     let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    let mut ram = crate::calibration::RamFit::default();
     for l in lines {
         match (l.level.as_str(), l.kind, l.class, l.backend) {
             ("global", None, None, None) => global = Some(l.fitted),
+            ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some((l.fitted.c[3], l.fitted.rows)),
+            ("ram", Some(Kind::Gpu), None, None) => ram.offload = Some((l.fitted.c[3], l.fitted.rows)),
             ("kind", Some(k), None, None) => kinds.push((k, l.fitted)),
             ("class", Some(_), Some(c), None) => classes.push((c, l.fitted)),
             ("group", Some(_), Some(c), Some(b)) => groups.push(((c, b), l.fitted)),
@@ -309,6 +312,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         kinds,
         classes,
         groups,
+        ram,
     })
 }
 

@@ -3,6 +3,7 @@
 //! key is defined once in [`keys`], and docs/scenario.md lists them (a test keeps the two in step).
 
 pub mod keys;
+pub mod measured_ram;
 
 use crate::calibration::{Backend, Class, Vendor};
 use crate::catalog::{Catalog, Kind};
