@@ -292,6 +292,8 @@ pub struct Calibration {
     pub groups: Vec<((Class, Backend), Fitted)>,
     /// How weights stream from system RAM, fitted on measured CPU-only and offload runs.
     pub ram: RamFit,
+    /// The same per engine, for the engines with runs of their own.
+    pub ram_by_engine: Vec<(String, RamFit)>,
 }
 
 /// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
@@ -305,6 +307,11 @@ pub struct RamFit {
 }
 
 impl Calibration {
+    /// The RAM side's fit for `engine`: its own where it has runs, else `None`.
+    pub fn ram_for(&self, engine: &str) -> Option<&RamFit> {
+        self.ram_by_engine.iter().find(|(e, _)| e == engine).map(|(_, f)| f)
+    }
+
     /// Fits every level on `points` (the caller keeps only decode-only rows).
     pub fn fit(points: &[Point]) -> Calibration {
         let all: Vec<&Point> = points.iter().collect();
@@ -339,6 +346,7 @@ impl Calibration {
             classes,
             groups,
             ram: RamFit::default(),
+            ram_by_engine: Vec::new(),
         }
     }
 
@@ -446,22 +454,22 @@ impl Calibration {
         for ((c, b), f) in &self.groups {
             line("group", c.kind.id(), Some(*c), b.id(), f);
         }
-        // The RAM side: the multiplier in the weight column, on the prior's other figures.
-        for (kind, fit) in [("cpu", self.ram.cpu), ("gpu", self.ram.offload)] {
-            if let Some((w, rows)) = fit {
-                let mut c = CPU_PRIOR;
-                c[3] = w;
-                line(
-                    "ram",
-                    kind,
-                    None,
-                    "",
-                    &Fitted {
+        // The RAM side: the multiplier in the weight column, on the prior's other figures; per
+        // engine on lines `ram:<engine>`.
+        let engines =
+            std::iter::once(("ram".to_string(), self.ram)).chain(self.ram_by_engine.iter().map(|(e, f)| (format!("ram:{e}"), *f)));
+        for (level, ram) in engines {
+            for (kind, fit) in [("cpu", ram.cpu), ("gpu", ram.offload)] {
+                if let Some((w, rows)) = fit {
+                    let mut c = CPU_PRIOR;
+                    c[3] = w;
+                    let f = Fitted {
                         c,
                         band: DEFAULT_BAND,
                         rows,
-                    },
-                );
+                    };
+                    line(&level, kind, None, "", &f);
+                }
             }
         }
         out

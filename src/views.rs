@@ -104,6 +104,9 @@ pub fn note_text(note: &Note) -> String {
             "a mixture of experts given by params and active alone: its routing is not known, so {} experts per token are assumed for the per-expert cost and the experts cannot be kept in RAM; give experts= and top_k=",
             crate::estimator::PassShape::ASSUMED_EXPERTS_PER_TOKEN
         ),
+        Note::EngineNotFitted { engine } => format!(
+            "no measured {engine} runs read system RAM on this kind of machine yet: the fit over every engine applies (GPU-side figures are fitted on llama.cpp runs)"
+        ),
         Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }

@@ -421,7 +421,10 @@ fn text_prints_a_summary_for_people() {
         "Apple M3 Max (40-core GPU, up to 128 GB) · Qwen3 30B-A3B · Q8_0 · 32K context"
     );
     assert!(lines[1].starts_with("Ceiling: ") && lines[1].ends_with(" tok/s"), "{out}");
-    assert!(lines[2].starts_with("Expected: ") && lines[2].ends_with(" on metal"), "{out}");
+    assert!(
+        lines[2].starts_with("Expected: ") && lines[2].ends_with(" on metal, llama.cpp"),
+        "{out}"
+    );
     assert!(lines[3].starts_with("Division: 400 GB/s ÷ ("), "{out}");
     assert!(
         lines[4].starts_with("Fits: needs ") && lines[4].contains(" GiB of 96.0 GiB usable"),
@@ -719,4 +722,41 @@ fn accuracy_scores_the_system_ram_side_on_runs_it_was_not_fitted_on() {
     let (n, median, _) = line("experts in RAM");
     assert!(n >= 15 && median <= 0.20, "experts in RAM {n} rows, median {median}");
     assert!(out.contains("layers in RAM 0 rows"), "{out}");
+}
+
+#[test]
+fn the_engine_is_an_input_echoed_and_checked() {
+    let q = "hw=rtx-4090&model=deepseek-v3&offload=experts&ram_bw=614.4&ram=768";
+    let default = json(&["estimate", q]);
+    assert_eq!(default["engine"], "llama.cpp");
+    let ik = json(&["estimate", &format!("{q}&engine=ik_llama.cpp")]);
+    assert_eq!(ik["engine"], "ik_llama.cpp");
+    // ik_llama.cpp has experts-in-RAM runs of its own: its fit, not the one over every engine.
+    assert_ne!(ik["expected_tok_s"], default["expected_tok_s"]);
+    let ollama = json(&["estimate", &format!("{q}&engine=ollama")]);
+    assert!(
+        ollama["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().starts_with("no measured ollama runs")),
+        "{ollama}"
+    );
+    for (bad, says) in [
+        (
+            "&engine=ktransformers&backend=vulkan",
+            "engine: ktransformers runs cuda or cpu, not vulkan",
+        ),
+        ("&engine=ollama&hw=m4-max-40c&backend=mlx", "engine: MLX is its own runtime"),
+    ] {
+        let (code, _, err) = run(&["estimate", &format!("{q}{bad}")]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    let (code, _, err) = run(&["estimate", "engine=vllm"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("engine: \"vllm\" is not llama.cpp, ik_llama.cpp, llamafile, ollama or ktransformers"),
+        "{err}"
+    );
 }

@@ -183,6 +183,13 @@ fn estimate(args: &[String]) -> ExitCode {
         obj.insert("scenario".into(), scenario.to_query().into());
         obj.insert("backend".into(), scenario.backend(cat).id().into());
         obj.insert("calibration_group".into(), scenario.calibration_group(cat).into());
+        obj.insert(
+            "engine".into(),
+            scenario
+                .text(tokbound::scenario::Key::Engine)
+                .unwrap_or(tokbound::scenario::keys::ENGINES[0])
+                .into(),
+        );
         let runs: Vec<serde_json::Value> = tokbound::views::provenance(&scenario, cat, 5)
             .into_iter()
             .map(|p| {
@@ -220,9 +227,12 @@ fn estimate_text(args: &[String]) -> ExitCode {
     out(&tokbound::views::scenario_title(&inputs, &scenario, cat));
     outf(format_args!("Ceiling: {} tok/s", tokbound::units::fmt_tok_s(e.ceiling_tok_s)));
     outf(format_args!(
-        "Expected: {} on {}",
+        "Expected: {} on {}, {}",
         tokbound::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s),
-        scenario.backend(cat).id()
+        scenario.backend(cat).id(),
+        scenario
+            .text(tokbound::scenario::Key::Engine)
+            .unwrap_or(tokbound::scenario::keys::ENGINES[0])
     ));
     outf(format_args!("Division: {}", tokbound::views::division(&e)));
     out(&tokbound::views::fit_text(&e));

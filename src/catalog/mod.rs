@@ -296,7 +296,21 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let mut global = None;
     let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
     let mut ram = crate::calibration::RamFit::default();
+    let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
     for l in lines {
+        if let Some(engine) = l.level.strip_prefix("ram:") {
+            if ram_by_engine.last().is_none_or(|(e, _)| e != engine) {
+                ram_by_engine.push((engine.to_string(), crate::calibration::RamFit::default()));
+            }
+            if let Some((_, fit)) = ram_by_engine.last_mut() {
+                match l.kind {
+                    Some(Kind::Cpu) => fit.cpu = Some((l.fitted.c[3], l.fitted.rows)),
+                    Some(Kind::Gpu) => fit.offload = Some((l.fitted.c[3], l.fitted.rows)),
+                    _ => return Err(format!("a {} line with the wrong kind", l.level)),
+                }
+            }
+            continue;
+        }
         match (l.level.as_str(), l.kind, l.class, l.backend) {
             ("global", None, None, None) => global = Some(l.fitted),
             ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some((l.fitted.c[3], l.fitted.rows)),
@@ -313,6 +327,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         classes,
         groups,
         ram,
+        ram_by_engine,
     })
 }
 

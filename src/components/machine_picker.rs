@@ -99,6 +99,10 @@ pub fn MachinePicker() -> impl IntoView {
             .into_iter()
             .map(|v| (v.id().to_string(), v.label().to_string())),
     );
+    let engines: Vec<(String, String)> = crate::scenario::keys::ENGINES
+        .iter()
+        .map(|e| (e.to_string(), e.to_string()))
+        .collect();
     let kind_select = NodeRef::new();
     let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
     bind_options(
@@ -182,6 +186,7 @@ pub fn MachinePicker() -> impl IntoView {
             })}
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
+            <SelectField key=Key::Engine label="Engine" testid="input-engine" options=engines default=crate::scenario::keys::ENGINES[0] />
             <super::measure_panel::MeasurePanel />
         </fieldset>
     }

@@ -159,6 +159,8 @@ pub enum Note {
     },
     /// A custom mixture of experts given by params and active alone: routing assumed.
     CustomMoeAssumed,
+    /// The engine named has no measured runs of its own for how this machine reads system RAM.
+    EngineNotFitted { engine: String },
     /// `vendor` describes a custom machine; a catalog machine's vendor is known.
     VendorIgnored,
     /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.

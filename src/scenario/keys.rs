@@ -17,6 +17,7 @@ pub enum Key {
     Usable,
     Backend,
     Vendor,
+    Engine,
     Cal,
     Measured,
     Model,
@@ -149,6 +150,9 @@ pub struct KeySpec {
     pub link_default: Option<&'static str>,
 }
 
+/// The runtimes `engine=` names; the first is the default.
+pub const ENGINES: &[&str] = &["llama.cpp", "ik_llama.cpp", "llamafile", "ollama", "ktransformers"];
+
 /// The views an embed can show besides the headline.
 pub const EMBED_VIEWS: &[&str] = &[
     "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models",
@@ -277,6 +281,19 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "the vendor the backend names (`cuda` NVIDIA, `rocm` AMD, `sycl` Intel, `metal`/`mlx` Apple), else `other`",
         link_default: None,
+    },
+    KeySpec {
+        key: Key::Engine,
+        name: "engine",
+        group: Group::Machine,
+        value: ValueKind::Choice(ENGINES),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the runtime: `llama.cpp`, `ik_llama.cpp`, `llamafile`, `ollama` or `ktransformers` (MLX is a backend, `backend=mlx`); picks the system-RAM streaming fitted on its measured runs where it has some, else the fit over every engine, with a note; `ktransformers` runs `cuda` or `cpu`, and no engine but the default runs `mlx`",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`llama.cpp`",
+        link_default: Some("llama.cpp"),
     },
     KeySpec {
         key: Key::Cal,

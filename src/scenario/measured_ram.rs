@@ -149,7 +149,16 @@ pub fn fit_multiplier<'a>(runs: impl Iterator<Item = &'a RamRun>) -> Option<(f64
 pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String> {
     let points = cat.measured_points().map_err(|e| format!("data/measured.csv: {e}"))?;
     let mut cal = crate::calibration::Calibration::fit(&points);
-    cal.ram = fit(&runs(cat).map_err(|e| format!("data/measured-ram.csv: {e}"))?);
+    let runs = runs(cat).map_err(|e| format!("data/measured-ram.csv: {e}"))?;
+    cal.ram = fit(&runs);
+    // Per engine, for the engines with fitted runs of their own (in the key table's order).
+    for engine in crate::scenario::keys::ENGINES {
+        let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == *engine).cloned().collect();
+        let f = fit(&mine);
+        if f.cpu.is_some() || f.offload.is_some() {
+            cal.ram_by_engine.push((engine.to_string(), f));
+        }
+    }
     Ok(cal)
 }
 
@@ -158,7 +167,7 @@ pub fn fit(runs: &[RamRun]) -> RamFit {
     let of = |s: Situation| fit_multiplier(runs.iter().filter(|r| r.situation == s));
     RamFit {
         cpu: of(Situation::CpuOnly),
-        offload: of(Situation::ExpertsInRam).or(of(Situation::LayersInRam)),
+        offload: of(Situation::ExpertsInRam).or_else(|| of(Situation::LayersInRam)),
     }
 }
 

@@ -448,6 +448,36 @@ impl Scenario {
             m
         });
 
+        // The engine: what it runs on, and its own fit of system RAM's streaming where it has runs.
+        let engine = self.text(Key::Engine).unwrap_or(keys::ENGINES[0]);
+        let backend = self.backend(cat);
+        if engine == "ktransformers" && !matches!(backend, Backend::Cuda | Backend::Cpu) {
+            fail(Key::Engine, format!("ktransformers runs cuda or cpu, not {}", backend.id()));
+        }
+        if backend == Backend::Mlx && engine != keys::ENGINES[0] {
+            fail(
+                Key::Engine,
+                "MLX is its own runtime (backend=mlx): engine= names a llama.cpp-family runtime or ktransformers".into(),
+            );
+        }
+        let machine = machine.map(|mut m| {
+            let own = crate::catalog::calibration().ram_for(engine);
+            let side = match m.kind {
+                Kind::Cpu => own.and_then(|f| f.cpu),
+                Kind::Gpu => own.and_then(|f| f.offload),
+                Kind::Apple | Kind::Soc => None,
+            };
+            match (side, m.kind) {
+                (Some((w, _)), Kind::Cpu) => m.time.own.weight = w,
+                (Some((w, _)), _) => m.time.slow.weight = w,
+                (None, Kind::Cpu | Kind::Gpu) if self.has(Key::Engine) => notes.push(Note::EngineNotFitted {
+                    engine: engine.to_string(),
+                }),
+                _ => {}
+            }
+            m
+        });
+
         // Weights format.
         let quant = match (self.number(Key::Bpw), self.size(Key::Weights)) {
             (_, Some(w)) => Some(WeightSpec::File { bytes: w.bytes() }),
