@@ -294,3 +294,12 @@ test('a custom mixture of experts takes its routing on the page', async () => {
   await page.getByTestId('input-top-k').press('Tab');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('top_k') === '4');
 });
+
+test('an engine that cannot run the backend is refused beside its field', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&backend=vulkan');
+  await page.getByTestId('input-engine').selectOption('ktransformers');
+  await page.waitForFunction(() => /ktransformers runs cuda or cpu, not vulkan/.test(document.querySelector('[data-testid=input-engine-error]').textContent));
+  await page.getByTestId('input-backend').selectOption('cuda');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-engine-error]').textContent === '');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('engine') === 'ktransformers');
+});
