@@ -157,6 +157,9 @@ pub fn spec_text(s: &SpecResult) -> String {
 #[derive(Serialize)]
 pub struct Report {
     pub ceiling_tok_s: f64,
+    /// Always present: `null` where the compute side is unknown.
+    pub compute_ceiling_tok_s: Option<f64>,
+    pub bound: BoundReport,
     pub expected_tok_s: f64,
     pub expected_low_tok_s: f64,
     pub expected_high_tok_s: f64,
@@ -176,6 +179,42 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
+/// What sets the expected figure: the pool where most of the time goes, and which side binds it.
+#[derive(Serialize)]
+pub struct BoundReport {
+    pub pool: &'static str,
+    pub side: &'static str,
+}
+
+/// What binds, in words: "Memory-bound: most of each token's time is reading VRAM." or
+/// "Compute-bound: system RAM's arithmetic (…) takes longer than reading it."
+pub fn bound_text(e: &Estimate) -> String {
+    let compute = e.compute_ceiling_tok_s.map_or(
+        "compute ceiling unknown (no TFLOPS figure for what reads every pool)".to_string(),
+        |c| format!("compute allows {} tok/s", fmt_tok_s(c)),
+    );
+    match e.bound.1 {
+        crate::estimator::Bound::Memory => {
+            format!(
+                "Memory-bound: most of each token's time is reading {}; {compute}.",
+                pool_label(e.bound.0)
+            )
+        }
+        crate::estimator::Bound::Compute => format!(
+            "Compute-bound: the arithmetic on {}'s weights (two FLOPs a weight) takes longer than reading them; {compute}.",
+            pool_label(e.bound.0)
+        ),
+    }
+}
+
+/// "memory" or "compute".
+pub fn bound_label(b: crate::estimator::Bound) -> &'static str {
+    match b {
+        crate::estimator::Bound::Memory => "memory",
+        crate::estimator::Bound::Compute => "compute",
+    }
+}
+
 #[derive(Serialize)]
 pub struct BytesReport {
     pub weights: f64,
@@ -193,6 +232,8 @@ pub struct PoolReport {
     pub capacity_bytes: Option<f64>,
     pub needed_bytes: f64,
     pub fits: bool,
+    /// `memory` or `compute`: which side of the roofline is slower for this pool at peak.
+    pub bound: &'static str,
 }
 
 #[derive(Serialize)]
@@ -228,6 +269,11 @@ impl Report {
     pub fn of(e: &Estimate) -> Report {
         Report {
             ceiling_tok_s: e.ceiling_tok_s,
+            compute_ceiling_tok_s: e.compute_ceiling_tok_s,
+            bound: BoundReport {
+                pool: pool_label(e.bound.0),
+                side: bound_label(e.bound.1),
+            },
             expected_tok_s: e.expected_tok_s,
             expected_low_tok_s: e.expected_low_tok_s,
             expected_high_tok_s: e.expected_high_tok_s,
@@ -239,7 +285,8 @@ impl Report {
             pools: e
                 .pools
                 .iter()
-                .map(|p| PoolReport {
+                .zip(&e.pool_bounds)
+                .map(|(p, b)| PoolReport {
                     pool: pool_label(p.pool),
                     bandwidth_gbs: p.bandwidth_gbs,
                     weight_bytes: p.weight_bytes,
@@ -248,6 +295,7 @@ impl Report {
                     capacity_bytes: p.capacity_bytes,
                     needed_bytes: p.needed_bytes,
                     fits: p.fits,
+                    bound: bound_label(*b),
                 })
                 .collect(),
             memory_needed_bytes: e.memory_needed_bytes,

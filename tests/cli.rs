@@ -427,7 +427,11 @@ fn text_prints_a_summary_for_people() {
     );
     assert!(lines[3].starts_with("Division: 400 GB/s ÷ ("), "{out}");
     assert!(
-        lines[4].starts_with("Fits: needs ") && lines[4].contains(" GiB of 96.0 GiB usable"),
+        lines[4].starts_with("Memory-bound: most of each token's time is reading unified memory; compute allows "),
+        "{out}"
+    );
+    assert!(
+        lines[5].starts_with("Fits: needs ") && lines[5].contains(" GiB of 96.0 GiB usable"),
         "{out}"
     );
     // Anywhere among the arguments.
@@ -758,5 +762,30 @@ fn the_engine_is_an_input_echoed_and_checked() {
     assert!(
         err.contains("engine: \"vllm\" is not llama.cpp, ik_llama.cpp, llamafile, ollama or ktransformers"),
         "{err}"
+    );
+}
+
+#[test]
+fn the_roofline_says_which_side_binds() {
+    let v = json(&["estimate", "hw=rtx-4090&model=qwen2.5-32b"]);
+    assert_eq!(v["bound"], serde_json::json!({"pool": "VRAM", "side": "memory"}));
+    assert_eq!(v["pools"][0]["bound"], "memory");
+    assert!(v["compute_ceiling_tok_s"].as_f64().unwrap() > v["ceiling_tok_s"].as_f64().unwrap());
+    // A CPU that cannot keep up with its memory: compute binds, and the expected figure stays
+    // under the compute ceiling.
+    let slow = json(&["estimate", "bw=200&kind=cpu&tflops=0.5&model=llama-3.1-8b"]);
+    assert_eq!(slow["bound"], serde_json::json!({"pool": "system RAM", "side": "compute"}));
+    let compute = slow["compute_ceiling_tok_s"].as_f64().unwrap();
+    assert!(compute < slow["ceiling_tok_s"].as_f64().unwrap());
+    assert!(slow["expected_tok_s"].as_f64().unwrap() <= compute);
+    // Unknown compute is null, never absent; the seed's examples keep their ceilings.
+    let seed = json(&["estimate", "bw=80&kind=cpu&weights=19GB"]);
+    assert!(seed.as_object().unwrap().contains_key("compute_ceiling_tok_s") && seed["compute_ceiling_tok_s"].is_null());
+    assert_eq!(format!("{:.1}", seed["ceiling_tok_s"].as_f64().unwrap()), "4.2");
+    let kimi = json(&["estimate", "hw=rtx-4090&model=kimi-k2&offload=experts&ram_bw=80&ram=768"]);
+    assert!(
+        (kimi["ceiling_tok_s"].as_f64().unwrap() - 5.9).abs() < 0.1,
+        "{}",
+        kimi["ceiling_tok_s"]
     );
 }

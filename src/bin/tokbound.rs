@@ -235,6 +235,7 @@ fn estimate_text(args: &[String]) -> ExitCode {
             .unwrap_or(tokbound::scenario::keys::ENGINES[0])
     ));
     outf(format_args!("Division: {}", tokbound::views::division(&e)));
+    out(&tokbound::views::bound_text(&e));
     out(&tokbound::views::fit_text(&e));
     for n in &e.notes {
         outf(format_args!("Note: {}", tokbound::views::note_text(n)));

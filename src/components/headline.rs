@@ -61,6 +61,7 @@ pub fn Headline(
                 </small>
             </p>
             <p class="division" data-testid="division">{with(views::division)}</p>
+            <p class="bound" data-testid="bound">{with(views::bound_text)}</p>
             <p class="fit" data-testid="fit" class:spills=move || e().is_some_and(|e| e.fits == Some(false))>{with(views::fit_text)}</p>
             <p class="ttft" data-testid="ttft">
                 {with(|e| match (e.ttft_s, e.prefill_tok_s) {

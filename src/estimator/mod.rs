@@ -374,6 +374,71 @@ pub struct PoolRead {
     pub fits: bool,
 }
 
+/// Which side of a roofline sets a pool's time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Memory,
+    Compute,
+}
+
+/// The roofline of one token: what compute allows, and what binds where.
+struct Roofline {
+    compute_ceiling_tok_s: Option<f64>,
+    pool_bounds: Vec<Bound>,
+    bound: (Pool, Bound),
+}
+
+/// The compute side of decode: each weight read does about two FLOPs (a multiply and an add),
+/// done by whatever reads its pool — the machine's own compute for its own memory (a CPU
+/// machine's cores for all of its pools), the host CPU for a GPU machine's system RAM, whose
+/// compute the machine does not give. Each pool's share of the arithmetic follows its share of
+/// the weight bytes read.
+fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f64) -> Roofline {
+    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let compute: Vec<Option<f64>> = pools
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let reader = if i == 0 || !is_gpu(inp) { flops } else { None };
+            match (reader, wb.active_params) {
+                (Some(f), Some(a)) if weights_read > 0.0 && f > 0.0 => Some(2.0 * a * (p.weight_bytes / weights_read) / f),
+                _ => None,
+            }
+        })
+        .collect();
+    let total: Option<f64> = compute.iter().copied().sum();
+    let pool_bounds: Vec<Bound> = pools
+        .iter()
+        .zip(&compute)
+        .map(|(p, c)| {
+            if c.is_some_and(|c| c > p.seconds) {
+                Bound::Compute
+            } else {
+                Bound::Memory
+            }
+        })
+        .collect();
+    let slowest = pools
+        .iter()
+        .zip(&compute)
+        .enumerate()
+        .max_by(|a, b| {
+            a.1 .0
+                .seconds
+                .max(a.1 .1.unwrap_or(0.0))
+                .total_cmp(&b.1 .0.seconds.max(b.1 .1.unwrap_or(0.0)))
+        })
+        .map_or(0, |(i, _)| i);
+    Roofline {
+        compute_ceiling_tok_s: total.filter(|t| *t > 0.0).map(|t| 1.0 / t),
+        bound: (
+            pools.get(slowest).map_or(Pool::Vram, |p| p.pool),
+            pool_bounds.get(slowest).copied().unwrap_or(Bound::Memory),
+        ),
+        pool_bounds,
+    }
+}
+
 /// Where memory overflows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spill {
@@ -416,7 +481,16 @@ pub struct SpecResult {
 /// Everything tokbound says about one scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
+    /// The memory ceiling: bandwidth ÷ bytes, pool by pool.
     pub ceiling_tok_s: f64,
+    /// The compute side's ceiling: two FLOPs per weight read at the peak of whatever reads each
+    /// pool; `None` where a reader's compute is unknown (a custom machine without `tflops`, or a
+    /// GPU machine's system RAM, read by a host CPU the machine does not describe).
+    pub compute_ceiling_tok_s: Option<f64>,
+    /// Per pool (as `pools`), which side of the roofline is slower at peak.
+    pub pool_bounds: Vec<Bound>,
+    /// The pool where most of the token's time goes, and which side binds it.
+    pub bound: (Pool, Bound),
     pub expected_tok_s: f64,
     pub expected_low_tok_s: f64,
     pub expected_high_tok_s: f64,
@@ -909,11 +983,13 @@ pub fn estimate(inp: &Inputs) -> Estimate {
 
     let time = &inp.machine.time;
     let shape = inp.pass_shape();
+    let roofline = roofline(inp, &wb, &pools, weights_read);
     let t_expected = time.step_seconds(&shape, &pools);
-    let expected = if t_expected > 0.0 { (1.0 / t_expected).min(ceiling) } else { 0.0 };
+    let cap = roofline.compute_ceiling_tok_s.map_or(ceiling, |c| c.min(ceiling));
+    let expected = if t_expected > 0.0 { (1.0 / t_expected).min(cap) } else { 0.0 };
     let (lo, hi) = time.band;
     let expected_low = expected * lo;
-    let expected_high = (expected * hi).min(ceiling);
+    let expected_high = (expected * hi).min(cap);
 
     let needed = wb.stored + kv_total + fixed_overhead(inp);
     let available = inp.capacity_bytes();
@@ -1089,6 +1165,9 @@ pub fn estimate(inp: &Inputs) -> Estimate {
 
     Estimate {
         ceiling_tok_s: ceiling,
+        compute_ceiling_tok_s: roofline.compute_ceiling_tok_s,
+        pool_bounds: roofline.pool_bounds,
+        bound: roofline.bound,
         expected_tok_s: expected,
         expected_low_tok_s: expected_low,
         expected_high_tok_s: expected_high,

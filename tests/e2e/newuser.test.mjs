@@ -97,6 +97,7 @@ test('the headline names its scenario on the full page, in GiB', async () => {
   assert.equal(await page.getByTestId('headline-scenario').textContent(),
     'Apple M3 Max (40-core GPU, up to 128 GB) · Qwen3 30B-A3B · Q8_0 · 32K context');
   assert.match(await page.getByTestId('fit').textContent(), /^Fits: needs [\d.]+ GiB of 96\.0 GiB usable\.$/);
+  assert.match(await page.getByTestId('bound').textContent(), /^Memory-bound: most of each token's time is reading unified memory; compute allows [\d.]+ tok\/s\.$/);
   // The scenario line sits above the figure.
   const [title, figure] = await Promise.all(['headline-scenario', 'ceiling'].map((t) => page.getByTestId(t).boundingBox()));
   assert.ok(title.y < figure.y);
@@ -302,4 +303,9 @@ test('an engine that cannot run the backend is refused beside its field', async 
   await page.getByTestId('input-backend').selectOption('cuda');
   await page.waitForFunction(() => document.querySelector('[data-testid=input-engine-error]').textContent === '');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('engine') === 'ktransformers');
+});
+
+test('a machine whose compute cannot keep up with its memory says it is compute-bound', async () => {
+  const { page } = await load(browser, server.base + '?bw=200&kind=cpu&tflops=0.5&model=llama-3.1-8b');
+  assert.match(await page.getByTestId('bound').textContent(), /^Compute-bound: the arithmetic on system RAM's weights/);
 });
