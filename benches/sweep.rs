@@ -5,8 +5,8 @@ use std::time::Instant;
 
 use tokbound::catalog::catalog;
 use tokbound::estimator::{estimate, sweep, WeightSpec};
+use tokbound::report::views::with_machine;
 use tokbound::scenario::Scenario;
-use tokbound::views::with_machine;
 
 fn main() {
     let cat = catalog();
@@ -49,7 +49,7 @@ fn main() {
     let mut est = Vec::new();
     for _ in 0..20 {
         let t = Instant::now();
-        let rows = tokbound::views::machine_rows(&base, cat);
+        let rows = tokbound::report::views::machine_rows(&base, cat);
         est.push(t.elapsed().as_secs_f64());
         assert_eq!(rows.len(), machines.len());
     }
@@ -62,7 +62,7 @@ fn main() {
     let mut model_times = Vec::new();
     for _ in 0..20 {
         let t = Instant::now();
-        let rows = tokbound::runnable::model_rows(&base, cat);
+        let rows = tokbound::report::runnable::model_rows(&base, cat);
         model_times.push(t.elapsed().as_secs_f64());
         assert_eq!(rows.len(), cat.models.len());
     }
@@ -76,7 +76,7 @@ fn main() {
     let mut prov_times = Vec::new();
     for _ in 0..200 {
         let t = Instant::now();
-        let found = tokbound::views::provenance(&base, cat, 5);
+        let found = tokbound::report::views::provenance(&base, cat, 5);
         prov_times.push(t.elapsed().as_secs_f64());
         assert!(!found.is_empty(), "the default scenario has measured neighbours");
     }

@@ -1,40 +1,28 @@
 //! tokbound: how fast will this model type on my machine?
 //!
 //! For one user generating one stream, decode speed is bounded by memory bandwidth divided by
-//! the bytes read per generated token. The modules below are plain Rust (no web imports) so the
-//! native CLI, the native tests and the WebAssembly app all run the same arithmetic:
+//! the bytes read per generated token. One folder per layer, each using only those listed before
+//! it (tests/architecture.rs checks; docs/architecture.md explains):
 //!
-//! - [`estimator`]: every term of the bandwidth arithmetic.
-//! - [`catalog`]: machines, models, formats and measurements, from `data/*.csv`.
-//! - [`calibration`]: the expected band, fitted on the measurements.
-//! - [`calibrate`]: a user's own llama-bench output, read and fitted to their machine.
-//! - [`scenario`]: every input, and the one codec to and from a URL query string.
-//! - [`views`]: what the tables and the headline show.
-//! - [`decimal`]: decimal text to `f64`, without the standard parser's tables.
-//! - [`charts`]: chart drawing, generic over any plotters `DrawingBackend`.
-//!
-//! The browser app (`app`, `components`) is compiled only for `wasm32`.
+//! 1. [`text`]: numbers and sizes as people type them, figures as the page writes them.
+//! 2. [`estimator`]: every term of the bandwidth and compute arithmetic; no catalog, no English.
+//! 3. [`calibration`]: the expected figure fitted on measured runs, and a user's own runs.
+//! 4. [`catalog`]: machines, models, formats and measurements, from `data/*.csv`.
+//! 5. [`import`]: config.json, GGUF headers and Hugging Face links, read into architectures.
+//! 6. [`scenario`]: every input, and the one codec to and from a URL query string.
+//! 7. [`report`]: what the headline, the tables and the CSV say, as plain data.
+//! 8. [`charts`]: chart data, drawn through any plotters `DrawingBackend`.
+//! 9. `web`: the Leptos page, compiled only for `wasm32`; the only layer with Leptos, web-sys or
+//!    wasm-bindgen. The CLI (`src/bin/tokbound/`) sits beside it and does its own I/O.
 
-pub mod calibrate;
 pub mod calibration;
 pub mod catalog;
 pub mod charts;
-pub mod decimal;
 pub mod estimator;
-pub mod hub;
 pub mod import;
-pub mod imported;
-pub mod measure;
-pub mod runnable;
+pub mod report;
 pub mod scenario;
-pub mod units;
-pub mod views;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
-pub mod app;
-#[cfg(target_arch = "wasm32")]
-pub mod browser;
-#[cfg(target_arch = "wasm32")]
-pub mod canvas_backend;
-#[cfg(target_arch = "wasm32")]
-pub mod components;
+pub mod web;

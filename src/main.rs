@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    tokbound::app::start();
+    tokbound::web::start::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -154,10 +154,10 @@ fn the_page_fits_a_paste_without_a_device_to_the_machine_on_screen() {
     let cat = tokbound::catalog::catalog();
     let default = tokbound::scenario::Scenario::default();
     // The command line needs the machine; the page uses the one it shows.
-    assert!(tokbound::calibrate::calibrate(paste, &default, cat)
+    assert!(tokbound::report::calibrate::calibrate(paste, &default, cat)
         .unwrap_err()
         .contains("names no device"));
-    let c = tokbound::calibrate::calibrate_on_screen(paste, &default, cat).unwrap();
+    let c = tokbound::report::calibrate::calibrate_on_screen(paste, &default, cat).unwrap();
     assert_eq!(c.basis, "fitted for RTX 4090, the machine chosen");
     assert!(c.cal.starts_with("rtx-4090~"), "{}", c.cal);
 }

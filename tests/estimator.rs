@@ -254,7 +254,7 @@ fn the_grid_agrees_with_the_full_estimate() {
     let machines: Vec<MachineSpec> = ids
         .iter()
         .map(|id| {
-            tokbound::views::with_machine(&Scenario::default(), id)
+            tokbound::report::views::with_machine(&Scenario::default(), id)
                 .resolve(cat)
                 .unwrap()
                 .machine
@@ -360,7 +360,7 @@ fn gpu_frac_above_what_vram_holds_is_capped_with_a_note() {
         e.notes
     );
     assert!(
-        tokbound::views::note_text(e.notes.iter().find(|n| matches!(n, Note::GpuFracCapped { .. })).unwrap())
+        tokbound::report::views::note_text(e.notes.iter().find(|n| matches!(n, Note::GpuFracCapped { .. })).unwrap())
             .starts_with("gpu_frac 0.5 is more than VRAM holds")
     );
     // A share that fits is used as given, with no note.

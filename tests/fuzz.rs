@@ -195,10 +195,10 @@ fn the_paste_parsers_take_any_text() {
     let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-8b");
     runner()
         .run(&paste(), |text| {
-            match tokbound::calibrate::calibrate(&text, &s, cat) {
+            match tokbound::report::calibrate::calibrate(&text, &s, cat) {
                 Ok(c) => {
                     prop_assert!(c.fit.efficiency.is_finite() && c.fit.efficiency > 0.0 && c.fit.efficiency <= 1.0);
-                    prop_assert!(tokbound::calibrate::parse_cal(&c.cal).is_ok(), "{}", c.cal);
+                    prop_assert!(tokbound::calibration::user::parse_cal(&c.cal).is_ok(), "{}", c.cal);
                 }
                 Err(e) => prop_assert!(!e.is_empty() && e.chars().count() < 400, "{e}"),
             }
@@ -222,11 +222,11 @@ fn hub_links_take_any_text() {
     let t = Instant::now();
     runner()
         .run(&hub_text(), |text| {
-            match tokbound::hub::Source::parse_input(&text) {
+            match tokbound::import::hub::Source::parse_input(&text) {
                 // Whatever is accepted names a repository the key form keeps exactly.
                 Ok(src) => {
                     let key = src.key();
-                    let back = tokbound::hub::Source::parse_key(&key).map_err(|e| TestCaseError::fail(format!("{key}: {e}")))?;
+                    let back = tokbound::import::hub::Source::parse_key(&key).map_err(|e| TestCaseError::fail(format!("{key}: {e}")))?;
                     prop_assert_eq!((back.repo, back.file), (src.repo.clone(), src.file.clone()));
                     prop_assert!(src.file_url("x").starts_with("https://huggingface.co/"));
                 }

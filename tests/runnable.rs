@@ -3,7 +3,7 @@
 
 use tokbound::catalog::catalog;
 use tokbound::estimator::{estimate, memory_fit, WeightSpec};
-use tokbound::runnable::{self, Held, ModelColumn, GGUF_LADDER};
+use tokbound::report::runnable::{self, Held, ModelColumn, GGUF_LADDER};
 use tokbound::scenario::Scenario;
 
 fn rows(query: &str) -> Vec<runnable::ModelRow> {
@@ -162,11 +162,13 @@ fn a_target_finds_the_best_format_and_the_longest_context_that_reach_it() {
 #[test]
 fn machines_meet_a_target_when_they_fit_and_are_fast_enough() {
     let (s, _) = Scenario::from_query("model=qwen3-32b&quant=q4_k_m&target=30");
-    let rows = tokbound::views::machine_rows(&s, catalog());
+    let rows = tokbound::report::views::machine_rows(&s, catalog());
     assert!(rows.iter().all(|r| r.meets == Some(r.fits == Some(true) && r.expected >= 30.0)));
     assert!(rows.iter().any(|r| r.meets == Some(true)) && rows.iter().any(|r| r.meets == Some(false)));
     let (plain, _) = Scenario::from_query("model=qwen3-32b&quant=q4_k_m");
-    assert!(tokbound::views::machine_rows(&plain, catalog()).iter().all(|r| r.meets.is_none()));
+    assert!(tokbound::report::views::machine_rows(&plain, catalog())
+        .iter()
+        .all(|r| r.meets.is_none()));
     // Prices where the catalog has them; the cheapest that meets it is a sort away.
     assert!(rows.iter().any(|r| r.price_usd.is_some()));
 }

@@ -2,8 +2,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use tokbound::components::number_field::NumberField;
 use tokbound::scenario::{Key, Scenario, Value};
+use tokbound::web::components::number_field::NumberField;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -59,7 +59,7 @@ fn ceiling(host: &web_sys::Element) -> f64 {
 #[wasm_bindgen_test]
 async fn the_app_shows_the_default_ceiling_and_follows_the_context_field() {
     let host = host();
-    leptos::mount::mount_to(host.clone(), tokbound::components::app::App).forget();
+    leptos::mount::mount_to(host.clone(), tokbound::web::components::app::App).forget();
     tick().await;
     let first = ceiling(&host);
     assert!((45.0..55.0).contains(&first), "{first}");
@@ -162,7 +162,7 @@ async fn a_field_follows_the_scenario_when_it_changes_elsewhere_without_remounti
 
 #[wasm_bindgen_test]
 async fn a_panic_shows_a_readable_message_with_a_reset_link() {
-    tokbound::app::show_panic("index out of bounds <img src=x onerror=alert(1)>");
+    tokbound::web::start::show_panic("index out of bounds <img src=x onerror=alert(1)>");
     let document = web_sys::window().unwrap().document().unwrap();
     let panel = document.query_selector("[data-testid=panic]").unwrap().expect("the panic panel");
     let text = panel.text_content().unwrap();

@@ -35,7 +35,7 @@ impl Record<'_> {
         if t.is_empty() {
             return Ok(None);
         }
-        crate::decimal::parse(t)
+        crate::text::decimal::parse(t)
             .filter(|v| v.is_finite())
             .map(Some)
             .ok_or_else(|| format!("line {}: {name} = \"{t}\" is not a number", self.line))

@@ -3,7 +3,7 @@
 use super::axis_max;
 use super::plot::{Axis, Mark, Paint, Plot};
 use crate::estimator::{estimate, Inputs, Kind, Pool};
-use crate::views;
+use crate::report::views;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Data {

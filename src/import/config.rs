@@ -40,6 +40,7 @@ use serde_json::Value;
 type Object = serde_json::Map<String, Value>;
 
 use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
+use crate::text::shorten;
 
 /// A custom model read from a config.json.
 #[derive(Clone, Debug, PartialEq)]
@@ -488,15 +489,6 @@ fn as_count(field: &str, v: &Value) -> Result<u32, String> {
             u32::MAX,
             short(v)
         )),
-    }
-}
-
-/// Text for an error message, cut short so hostile input cannot flood the page.
-fn shorten(t: &str) -> String {
-    if t.chars().count() > 40 {
-        format!("{}…", t.chars().take(40).collect::<String>())
-    } else {
-        t.to_string()
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod config;
 pub mod gguf;
+pub mod hub;
 
 use crate::estimator::arch::Arch;
 use gguf::Gguf;

@@ -4,6 +4,7 @@
 //! compile error.
 
 use crate::estimator::Kind;
+use crate::text::shorten;
 
 /// One key of a link, in the order links write them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1143,7 +1144,7 @@ impl Value {
 impl ValueKind {
     /// Parses a value of this kind from its text, or says what is wrong with it.
     pub fn parse(self, text: &str) -> Result<Value, String> {
-        use crate::units;
+        use crate::text::units;
         let t = text.trim();
         Ok(match self {
             ValueKind::Version => {
@@ -1171,11 +1172,11 @@ impl ValueKind {
                 _ => return Err(format!("\"{}\" is not 1 or 0", shorten(t))),
             }),
             ValueKind::Calibration => {
-                crate::calibrate::parse_cal(t)?;
+                crate::calibration::user::parse_cal(t)?;
                 Value::Text(t.to_string())
             }
             ValueKind::HubSource => {
-                crate::hub::Source::parse_key(t)?;
+                crate::import::hub::Source::parse_key(t)?;
                 Value::Text(t.to_string())
             }
             ValueKind::List(words) => Value::List(
@@ -1211,13 +1212,4 @@ fn id(t: &str) -> Result<String, String> {
         return Err(format!("\"{}\" is not a catalog id (lowercase letters, digits, - _ .)", shorten(t)));
     }
     Ok(t.to_string())
-}
-
-/// Cuts long user text in messages so a hostile URL cannot flood the page.
-pub fn shorten(t: &str) -> String {
-    if t.chars().count() > 40 {
-        format!("{}…", t.chars().take(40).collect::<String>())
-    } else {
-        t.to_string()
-    }
 }

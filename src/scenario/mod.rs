@@ -9,8 +9,9 @@ use crate::calibration::{Backend, Class, Vendor};
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::arch::{Arch, Attention, Linear, LinearKind};
 use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, PassShape, Placement, Speculation, WeightSpec};
-use crate::units;
-use keys::{shorten, Scope};
+use crate::text::shorten;
+use crate::text::units;
+use keys::Scope;
 pub use keys::{Key, Value, ValueKind, EMBED_VIEWS};
 
 pub const FORMAT_VERSION: &str = "1";
@@ -433,7 +434,7 @@ impl Scenario {
                 notes.push(Note::Measured { webgpu: how == "webgpu" });
             }
             // The user's own calibration, for the machine it was fitted for.
-            if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibrate::parse_cal(c).ok()) {
+            if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibration::user::parse_cal(c).ok()) {
                 if fitted_for == self.machine_key() {
                     m.time.own = fit.apply(&m.time.own);
                     m.time.band = ((1.0 - fit.band).max(0.05), 1.0 + fit.band);

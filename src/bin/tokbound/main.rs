@@ -1,0 +1,541 @@
+//! The tokbound command line: the same estimator and scenario codec as the web app.
+//!
+//! ```text
+//! tokbound estimate 'hw=rtx-4090&model=qwen2.5-32b&quant=q4_k_m&ctx=4096'
+//! tokbound estimate bw=1000 weights=19GB ctx=0
+//! tokbound models 'hw=m4-max-40c&ctx=8192'
+//! tokbound machines 'model=qwen3-32b&quant=q4_k_m&target=30'
+//! tokbound list machines|models|quants
+//! tokbound accuracy
+//! ```
+//! Exit codes: 0 success, 2 bad input (one line per bad key on stderr).
+
+#[cfg(not(target_arch = "wasm32"))]
+mod measure;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use tokbound::catalog::catalog;
+use tokbound::report::views::Report;
+use tokbound::scenario::Scenario;
+use tokbound::{calibration, estimator};
+
+const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/scenario.md; --text: a summary, not JSON)
+       tokbound models '<query>'     (every model on the query's machine, best format that fits)
+       tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
+       tokbound list machines|models|quants
+       tokbound accuracy
+       tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
+       tokbound measure   (this computer's memory read bandwidth, every core at once)
+       tokbound catalog
+       tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
+       tokbound keys";
+
+fn main() -> ExitCode {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--text` may stand anywhere among the arguments.
+    let text = args.iter().any(|a| a == "--text");
+    args.retain(|a| a != "--text");
+    match args.first().map(String::as_str) {
+        Some("estimate") if text => estimate_text(&args[1..]),
+        Some("estimate") => estimate(&args[1..]),
+        Some("models") => models(&args[1..]),
+        Some("machines") => machines(&args[1..]),
+        Some("list") => list(args.get(1).map(String::as_str)),
+        Some("accuracy") => accuracy(),
+        Some("fit") => fit(),
+        Some("measure") => measure(),
+        Some("keys") => keys(),
+        Some("catalog") => catalog_json(),
+        Some("calibrate") => calibrate(&args[1..]),
+        Some("-h" | "--help" | "help") => {
+            out(USAGE);
+            ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!("{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Measures this computer's memory read bandwidth as the page's probe does: every core reads its
+/// own share of 256 MiB at once, 64 bytes a step, in five timed passes of 0.25 s; the best pass.
+fn measure() -> ExitCode {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let figure = measure::measure(256 << 20, 5, std::time::Duration::from_millis(250));
+        match serde_json::to_value(&figure) {
+            Ok(v) => print_json(&v),
+            Err(e) => {
+                eprintln!("internal error: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        eprintln!("measure runs natively only");
+        ExitCode::FAILURE
+    }
+}
+
+/// Prints the calibration fitted on the built-in measurements in data/calibration.csv's form
+/// (`make calibration` writes it there).
+fn fit() -> ExitCode {
+    match tokbound::scenario::measured_ram::full_fit(catalog()) {
+        Ok(cal) => {
+            print!("{}", cal.to_csv());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The scenario the arguments give (joined with `&`) and its inputs, or exit code 2 after one
+/// line per bad or unknown key on stderr: every problem at once, those the link's text has and
+/// those resolving it against the catalogs finds (`hw=zzz&bw=abc` names both keys).
+fn scenario_arg(args: &[String]) -> Result<(Scenario, estimator::Inputs), ExitCode> {
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args.join("&"));
+    let resolved = scenario.resolve(catalog());
+    let mut lines: Vec<String> = issues.iter().map(ToString::to_string).collect();
+    lines.extend(unknown.lines());
+    if let Err(more) = &resolved {
+        lines.extend(
+            more.iter()
+                .filter(|m| !issues.iter().any(|i| i.key == m.key))
+                .map(ToString::to_string),
+        );
+    }
+    match resolved {
+        Ok(inputs) if lines.is_empty() => Ok((scenario, inputs)),
+        _ => {
+            lines.iter().for_each(|l| eprintln!("{l}"));
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Every catalog model on the scenario's machine at the best format that fits (docs/cli.md).
+fn models(args: &[String]) -> ExitCode {
+    let scenario = match scenario_arg(args) {
+        Ok((s, _)) => s,
+        Err(code) => return code,
+    };
+    let rows = tokbound::report::runnable::model_rows(&scenario, catalog());
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            let fits = match r.held {
+                tokbound::report::runnable::Held::Unknown => serde_json::Value::Null,
+                held => (held != tokbound::report::runnable::Held::DoesNotFit).into(),
+            };
+            serde_json::json!({
+                "id": r.id,
+                "name": r.name,
+                "quant": r.fitting_quant(),
+                "ceiling_tok_s": r.ceiling,
+                "expected_tok_s": r.expected,
+                "memory_needed_bytes": r.memory_needed,
+                "fits": fits,
+                "experts_in_ram": r.held == tokbound::report::runnable::Held::ExpertsInRam,
+            })
+        })
+        .collect();
+    print_json(&json.into())
+}
+
+/// Every catalog machine for the scenario's model, format and context, and whether each meets
+/// its `target` (docs/cli.md).
+fn machines(args: &[String]) -> ExitCode {
+    let scenario = match scenario_arg(args) {
+        Ok((s, _)) => s,
+        Err(code) => return code,
+    };
+    let rows = tokbound::report::views::machine_rows(&scenario, catalog());
+    let json: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "id": r.id,
+                "name": r.name,
+                "ceiling_tok_s": r.ceiling,
+                "expected_tok_s": r.expected,
+                "fits": r.fits,
+                "meets": r.meets,
+                "price_usd": r.price_usd,
+            })
+        })
+        .collect();
+    print_json(&json.into())
+}
+
+fn estimate(args: &[String]) -> ExitCode {
+    let (scenario, inputs) = match scenario_arg(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let cat = catalog();
+    let est = estimator::estimate(&inputs);
+    let mut json = serde_json::to_value(Report::of(&est)).unwrap_or_default();
+    if let Some(obj) = json.as_object_mut() {
+        obj.insert("scenario".into(), scenario.to_query().into());
+        obj.insert("backend".into(), scenario.backend(cat).id().into());
+        obj.insert("calibration_group".into(), scenario.calibration_group(cat).into());
+        obj.insert(
+            "engine".into(),
+            scenario
+                .text(tokbound::scenario::Key::Engine)
+                .unwrap_or(tokbound::scenario::keys::ENGINES[0])
+                .into(),
+        );
+        let runs: Vec<serde_json::Value> = tokbound::report::views::provenance(&scenario, cat, 5)
+            .into_iter()
+            .map(|p| {
+                serde_json::json!({
+                    "hw": p.hw,
+                    "model": p.model,
+                    "quant": p.quant,
+                    "backend": p.backend,
+                    "context": p.context,
+                    "tg_tok_s": p.tg_tok_s,
+                    "url": p.url,
+                    "relation": p.relation,
+                })
+            })
+            .collect();
+        obj.insert("measured_runs".into(), runs.into());
+        obj.insert("machine".into(), inputs.machine.name.clone().into());
+        let model = match &inputs.model {
+            estimator::ModelSpec::Arch { name, .. } => name.clone(),
+            estimator::ModelSpec::Custom { .. } => "custom model".into(),
+        };
+        obj.insert("model".into(), model.into());
+    }
+    print_json(&json)
+}
+
+/// `estimate --text`: what the page's headline says, as plain lines.
+fn estimate_text(args: &[String]) -> ExitCode {
+    let (scenario, inputs) = match scenario_arg(args) {
+        Ok(x) => x,
+        Err(code) => return code,
+    };
+    let cat = catalog();
+    let e = estimator::estimate(&inputs);
+    out(&tokbound::report::views::scenario_title(&inputs, &scenario, cat));
+    outf(format_args!("Ceiling: {} tok/s", tokbound::text::units::fmt_tok_s(e.ceiling_tok_s)));
+    outf(format_args!(
+        "Expected: {} on {}, {}",
+        tokbound::text::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s),
+        scenario.backend(cat).id(),
+        scenario
+            .text(tokbound::scenario::Key::Engine)
+            .unwrap_or(tokbound::scenario::keys::ENGINES[0])
+    ));
+    outf(format_args!("Division: {}", tokbound::report::views::division(&e)));
+    out(&tokbound::report::views::bound_text(&e));
+    out(&tokbound::report::views::fit_text(&e));
+    for n in &e.notes {
+        outf(format_args!("Note: {}", tokbound::report::views::note_text(n)));
+    }
+    ExitCode::SUCCESS
+}
+
+fn list(what: Option<&str>) -> ExitCode {
+    let cat = catalog();
+    match what {
+        Some("machines") => cat.machines.iter().for_each(|m| {
+            outf(format_args!(
+                "{:<24} {:>8.1} GB/s {:>6} GiB  {}",
+                m.id, m.bandwidth_gbs, m.memory_gib, m.name
+            ))
+        }),
+        Some("models") => cat
+            .models
+            .iter()
+            .for_each(|m| outf(format_args!("{:<30} {:>8.2}B  {}", m.id, m.params_b, m.name))),
+        Some("quants") => cat
+            .quants
+            .iter()
+            .for_each(|q| outf(format_args!("{:<12} {:>6.2} bits  {}", q.id, q.bpw, q.name))),
+        _ => {
+            eprintln!("list what? machines, models or quants");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Fits a user's own measurements to their machine and prints the fit, its residuals and the
+/// `cal=` text (docs/cli.md).
+fn calibrate(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("calibrate: give the file with llama-bench output (and the machine: 'hw=rtx-4090')");
+        return ExitCode::from(2);
+    };
+    // At most one byte over the limit is read, from a file or (`-`) standard input.
+    let limit = tokbound::calibration::user::MAX_PASTE as u64 + 1;
+    let read = |r: &mut dyn std::io::Read| {
+        let mut bytes = Vec::new();
+        r.take(limit).read_to_end(&mut bytes).map(|_| bytes)
+    };
+    let bytes = if path == "-" {
+        read(&mut std::io::stdin())
+    } else {
+        std::fs::File::open(path).and_then(|mut f| read(&mut f))
+    };
+    let text = match bytes {
+        Ok(bytes) if bytes.len() as u64 >= limit => {
+            eprintln!("{path}: larger than 1 MB; give llama-bench's table or its -o json output");
+            return ExitCode::from(2);
+        }
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args[1..].join("&"));
+    if !issues.is_empty() || !unknown.names.is_empty() {
+        issues.iter().for_each(|i| eprintln!("{i}"));
+        unknown.lines().iter().for_each(|l| eprintln!("{l}"));
+        return ExitCode::from(2);
+    }
+    let cat = catalog();
+    let c = match tokbound::report::calibrate::calibrate(&text, &scenario, cat) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{path}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut with_cal = c.scenario.clone();
+    let _ = with_cal.set(tokbound::scenario::Key::Cal, &c.cal);
+    let json = serde_json::json!({
+        "machine": c.scenario.machine_key(),
+        "backend": c.scenario.backend(cat).id(),
+        "form": c.form,
+        "rows": c.residuals.len(),
+        "efficiency": c.fit.efficiency,
+        "per_layer_us": c.fit.per_layer_s * 1e6,
+        "band": c.fit.band,
+        "residuals": c.residuals.iter().map(|r| serde_json::json!({
+            "run": r.label,
+            "measured_tok_s": r.measured_tok_s,
+            "before_tok_s": r.before_tok_s,
+            "after_tok_s": r.after_tok_s,
+        })).collect::<Vec<_>>(),
+        "cal": c.cal,
+        "basis": c.basis,
+        "scenario": with_cal.to_query(),
+    });
+    print_json(&json)
+}
+
+/// The three catalogs as one JSON object (docs/catalog.md).
+fn catalog_json() -> ExitCode {
+    let cat = catalog();
+    let json = serde_json::json!({
+        "machines": cat.machines.iter().map(|m| serde_json::json!({
+            "id": m.id,
+            "name": m.name,
+            "kind": m.kind.id(),
+            "memory_gib": m.memory_gib,
+            "bandwidth_gbs": m.bandwidth_gbs,
+            "fp16_tflops": m.fp16_tflops,
+            "tflops_source": m.tflops_source,
+            "backend": m.backend,
+            "memory_type": m.memory_type,
+            "memory_class": m.memory_class().label(),
+            "price_usd": m.price_usd,
+            "price_source": m.price_source,
+            "source": m.source,
+        })).collect::<Vec<_>>(),
+        "models": cat.models.iter().map(|m| serde_json::json!({
+            "id": m.id,
+            "name": m.name,
+            "family": m.family,
+            "params_b": m.params_b,
+            "active_params_b": m.active_params_b,
+            "arch_params_b": m.arch.total_params() / 1e9,
+            "max_context": m.max_context,
+            "layers": m.arch.layers,
+            "kv_heads": m.arch.kv_heads,
+            "head_dim": m.arch.head_dim,
+            "source": m.source,
+        })).collect::<Vec<_>>(),
+        "quants": cat.quants.iter().map(|q| serde_json::json!({
+            "id": q.id,
+            "name": q.name,
+            "bits_per_weight": q.bpw,
+            "weights": q.weights,
+            "kv": q.kv,
+            "source": q.source,
+        })).collect::<Vec<_>>(),
+    });
+    print_json(&json)
+}
+
+/// Every scenario key as docs/scenario.md tabulates it, group by group.
+fn keys() -> ExitCode {
+    // The docs lines exist in native builds only (the page does not carry them).
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use tokbound::scenario::keys::{Group, KEYS};
+        for group in Group::ALL {
+            outf(format_args!(
+                "## {group:?}\n\n| key | meaning | unit | default |\n|---|---|---|---|"
+            ));
+            for k in KEYS.iter().filter(|k| k.group == group) {
+                out(&k.docs_row());
+            }
+            out("");
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn accuracy() -> ExitCode {
+    let points = match catalog().measured_points() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let summary = |errs: &mut Vec<f64>| {
+        errs.sort_by(f64::total_cmp);
+        (
+            calibration::quantile(errs, 0.5),
+            calibration::quantile(errs, 0.9),
+            errs.last().copied().unwrap_or(0.0),
+        )
+    };
+    let lomo = calibration::leave_one_out(&points, |p| p.machine.clone());
+    let lobo = calibration::leave_one_out(&points, |p| p.backend.id().to_string());
+    let (m, p90, max) = summary(&mut lomo.iter().map(|e| e.1).collect());
+    let above = points.iter().filter(|p| p.measured_tok_s > p.ceiling_tok_s).count();
+    let machines: std::collections::BTreeSet<&str> = points.iter().map(|p| p.machine.as_str()).collect();
+    outf(format_args!(
+        "rows: {} decode-only measurements on {} machines",
+        points.len(),
+        machines.len()
+    ));
+    outf(format_args!(
+        "leave-one-machine-out |ln(expected/measured)|: median {m:.3}, p90 {p90:.3}, max {max:.3}"
+    ));
+    let (m, p90, max) = summary(&mut lobo.iter().map(|e| e.1).collect());
+    outf(format_args!(
+        "leave-one-backend-out |ln(expected/measured)|: median {m:.3}, p90 {p90:.3}, max {max:.3}"
+    ));
+    outf(format_args!("measured above ceiling: {above} of {}", points.len()));
+    out("leave-one-machine-out by class and backend:");
+    let groups: std::collections::BTreeSet<(calibration::Class, calibration::Backend)> =
+        points.iter().map(|p| (p.class, p.backend)).collect();
+    for (class, backend) in groups {
+        let mut errs: Vec<f64> = lomo
+            .iter()
+            .filter(|(p, _)| p.class == class && p.backend == backend)
+            .map(|e| e.1)
+            .collect();
+        let n = errs.len();
+        let (m, p90, _) = summary(&mut errs);
+        outf(format_args!(
+            "  {:<18} {:<7} {n:>4} rows: median {m:.3}, p90 {p90:.3}",
+            class.label(),
+            backend.id()
+        ));
+    }
+    ram_accuracy();
+    out("fitted (class, backend): overhead, per layer, per expert matmul, weight / KV (flash attention) / KV (without) streaming efficiency, band");
+    for ((class, backend), f) in &tokbound::catalog::calibration().groups {
+        outf(format_args!(
+            "  {:<18} {:<7} {:.2} ms, {:.1} µs, {:.2} µs, {:.2} / {:.2} / {:.2}, ×{:.2}–×{:.2} ({} rows)",
+            class.label(),
+            backend.id(),
+            f.c[0] * 1e3,
+            f.c[1] * 1e6,
+            f.c[2] * 1e6,
+            1.0 / f.c[3],
+            1.0 / f.c[4],
+            1.0 / f.c[5],
+            f.band.0,
+            f.band.1,
+            f.rows
+        ));
+    }
+    ExitCode::SUCCESS
+}
+
+/// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
+/// host held out of the fit it is scored on.
+fn ram_accuracy() {
+    use tokbound::scenario::measured_ram::{self, Situation};
+    let runs = match measured_ram::runs(catalog()) {
+        Ok(r) => r,
+        Err(e) => return eprintln!("data/measured-ram.csv: {e}"),
+    };
+    out("system RAM read by the CPU (data/measured-ram.csv), leave-one-host-out |ln(expected/measured)|:");
+    let prior = 1.0 / 0.65;
+    for s in Situation::ALL {
+        let mut errs = measured_ram::leave_one_host_out(&runs, s, prior);
+        errs.sort_by(f64::total_cmp);
+        let hosts: std::collections::BTreeSet<&str> = runs
+            .iter()
+            .filter(|r| r.situation == s && r.fitted)
+            .map(|r| r.host.as_str())
+            .collect();
+        if errs.is_empty() {
+            outf(format_args!(
+                "  {} 0 rows: none with an established memory configuration yet; the stated prior applies",
+                s.label()
+            ));
+        } else {
+            outf(format_args!(
+                "  {} {} rows: median {:.3}, p90 {:.3} ({} hosts)",
+                s.label(),
+                errs.len(),
+                calibration::quantile(&errs, 0.5),
+                calibration::quantile(&errs, 0.9),
+                hosts.len()
+            ));
+        }
+    }
+    let fit = &tokbound::catalog::calibration().ram;
+    for (what, f) in [("a CPU machine's own memory", fit.cpu), ("system RAM beside a GPU", fit.offload)] {
+        if let Some((m, n)) = f {
+            outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
+        }
+    }
+}
+
+/// Prints a JSON value, pretty.
+fn print_json(json: &serde_json::Value) -> ExitCode {
+    match serde_json::to_string_pretty(json) {
+        Ok(s) => {
+            out(&s);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("internal error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Writes a line to stdout; a closed pipe (`tokbound … | head`) ends quietly instead of panicking.
+fn out(text: &str) {
+    outf(format_args!("{text}"));
+}
+
+fn outf(args: std::fmt::Arguments) {
+    let mut stdout = std::io::stdout().lock();
+    if stdout.write_fmt(args).and_then(|_| stdout.write_all(b"\n")).is_err() {
+        std::process::exit(0);
+    }
+}

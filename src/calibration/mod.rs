@@ -1,0 +1,674 @@
+//! The expected figure: a per-pass time model fitted to measured decode results.
+//!
+//! The ceiling assumes every byte streams at peak bandwidth with nothing else to do. Measured
+//! runs fall short in ways the data shows plainly: a cost per layer per pass (kernel launches,
+//! synchronisation) that dominates small models on fast GPUs, a cost per routed-expert matmul in
+//! mixtures of experts, weights streaming below peak, and attention over the KV cache streaming
+//! worse still, far worse without flash attention. So, per group g of machines and runtime:
+//!
+//! `t = a_g + l_g·layers + e_g·expert_matmuls + w_g·W/BW + k_g·K/BW`
+//!
+//! with W and K the weight and KV bytes a token reads, BW the machine's peak bandwidth,
+//! `expert_matmuls` the routed experts per token times the MoE layers, and `k_g` the flash-attention
+//! coefficient (rows run without flash attention are fitted with a separate one, which predictions
+//! never use: tokbound assumes flash attention on). The coefficients are a weighted least-squares
+//! fit of measured seconds per token, weighted by 1/t so each row counts by its relative error,
+//! with every coefficient non-negative and `w_g`, `k_g` at least 1 (no runtime streams faster
+//! than peak).
+//!
+//! Groups nest: a machine kind (GPU, Apple, SoC, CPU), its vendor (NVIDIA, AMD, Intel; HBM GPUs
+//! apart), then the backend the runtime ran on (CUDA, ROCm, Vulkan, Metal, SYCL, CPU, MLX). Each
+//! level is fitted on its own rows with a ridge pull ([`RIDGE`]) toward the level above, so a
+//! group with few rows stays near its parent and one with none is its parent: the stated prior
+//! of a combination that was never measured is the fit of the nearest level that was. The band
+//! is the 10th–90th percentile of the group's residuals ln(measured ÷ fitted), the parent's below
+//! [`MIN_BAND_ROWS`] rows. Only decode-only measurements (llama-bench, server timings, mlx_lm) are
+//! fitted; whole-request timings and averages over prompt lengths are kept as data only.
+//!
+//! The fit is handed to the estimator as each machine's [`TimeModel`]; the catalog module fits it
+//! on the shipped measurements, and a user's own llama-bench output can refit one machine
+//! ([`UserFit`]). `tests/calibration.rs` recomputes the leave-one-machine-out and
+//! leave-one-backend-out errors that docs/accuracy.md reports.
+
+pub mod user;
+
+use std::collections::BTreeSet;
+
+use crate::estimator::{Coefficients, Kind, PassShape, TimeModel, GB};
+
+/// Strength of the pull of each group's fit toward its parent's.
+pub const RIDGE: f64 = 1.0;
+/// Fewer rows than this and a group takes its parent's fit and band.
+pub const MIN_ROWS: usize = 3;
+/// Fewer rows than this and a group takes its parent's band.
+pub const MIN_BAND_ROWS: usize = 8;
+
+/// The runtime backend a figure was measured on, or the scenario's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Backend {
+    Cuda,
+    Rocm,
+    Vulkan,
+    Metal,
+    Sycl,
+    Cpu,
+    Mlx,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 7] = [
+        Backend::Cuda,
+        Backend::Rocm,
+        Backend::Vulkan,
+        Backend::Metal,
+        Backend::Sycl,
+        Backend::Cpu,
+        Backend::Mlx,
+    ];
+
+    /// The lowercase id used in files, links and the CLI.
+    pub fn id(self) -> &'static str {
+        match self {
+            Backend::Cuda => "cuda",
+            Backend::Rocm => "rocm",
+            Backend::Vulkan => "vulkan",
+            Backend::Metal => "metal",
+            Backend::Sycl => "sycl",
+            Backend::Cpu => "cpu",
+            Backend::Mlx => "mlx",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.id() == s)
+    }
+
+    /// The backends a machine of this vendor and kind can run: a GPU its vendor's API, Vulkan
+    /// and the CPU; Apple Metal, MLX and the CPU; a CPU the CPU. A GPU or SoC of no known vendor
+    /// may run any GPU API its kind allows (a SoC's own list is a catalog column).
+    pub fn allowed(vendor: Vendor, kind: Kind) -> Vec<Backend> {
+        use Backend::*;
+        match (kind, vendor) {
+            (Kind::Cpu, _) => vec![Cpu],
+            (Kind::Apple, _) | (_, Vendor::Apple) => vec![Metal, Mlx, Cpu],
+            (_, Vendor::Nvidia) => vec![Cuda, Vulkan, Cpu],
+            (_, Vendor::Amd) => vec![Rocm, Vulkan, Cpu],
+            (_, Vendor::Intel) => vec![Sycl, Vulkan, Cpu],
+            (Kind::Gpu, Vendor::Other) => vec![Cuda, Rocm, Sycl, Vulkan, Cpu],
+            (Kind::Soc, Vendor::Other) => vec![Vulkan, Cpu],
+        }
+    }
+
+    /// "a, b or c", for messages.
+    pub fn list(backends: &[Backend]) -> String {
+        let ids: Vec<&str> = backends.iter().map(|b| b.id()).collect();
+        match ids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => ids.join(""),
+        }
+    }
+
+    /// A custom machine's default, by kind: CUDA on a discrete GPU, Metal on Apple silicon,
+    /// Vulkan on another SoC (it runs on all of them), the CPU backend on a CPU.
+    pub fn for_kind(kind: Kind) -> Backend {
+        match kind {
+            Kind::Gpu => Backend::Cuda,
+            Kind::Apple => Backend::Metal,
+            Kind::Soc => Backend::Vulkan,
+            Kind::Cpu => Backend::Cpu,
+        }
+    }
+}
+
+/// Who makes the machine's GPU (its kernels, drivers and memory controllers differ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Vendor {
+    Nvidia,
+    Amd,
+    Intel,
+    Apple,
+    Other,
+}
+
+impl Vendor {
+    /// The vendor a machine's native backend names: CUDA NVIDIA, ROCm AMD, SYCL Intel, Metal and
+    /// MLX Apple; Vulkan and CPU say nothing.
+    pub fn of_backend(b: Backend) -> Vendor {
+        match b {
+            Backend::Cuda => Vendor::Nvidia,
+            Backend::Rocm => Vendor::Amd,
+            Backend::Sycl => Vendor::Intel,
+            Backend::Metal | Backend::Mlx => Vendor::Apple,
+            Backend::Vulkan | Backend::Cpu => Vendor::Other,
+        }
+    }
+
+    /// The lowercase id data/calibration.csv uses.
+    pub fn id(self) -> &'static str {
+        match self {
+            Vendor::Nvidia => "nvidia",
+            Vendor::Amd => "amd",
+            Vendor::Intel => "intel",
+            Vendor::Apple => "apple",
+            Vendor::Other => "other",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Vendor> {
+        [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Other]
+            .into_iter()
+            .find(|v| v.id() == s)
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Vendor::Nvidia => "NVIDIA",
+            Vendor::Amd => "AMD",
+            Vendor::Intel => "Intel",
+            Vendor::Apple => "Apple",
+            Vendor::Other => "other",
+        }
+    }
+}
+
+/// The hardware class the calibration is fitted per (with the backend).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Class {
+    pub kind: Kind,
+    pub vendor: Vendor,
+    /// HBM datacenter GPUs stream batch-1 decode markedly less efficiently than GDDR cards.
+    pub hbm: bool,
+}
+
+impl Class {
+    pub fn label(&self) -> String {
+        let kind = match self.kind {
+            Kind::Gpu => "GPU",
+            Kind::Apple => "Apple",
+            Kind::Soc => "SoC",
+            Kind::Cpu => "CPU",
+        };
+        match (self.kind, self.vendor, self.hbm) {
+            (Kind::Apple, _, _) | (Kind::Cpu, _, _) => kind.to_string(),
+            (_, v, true) => format!("{kind} {} HBM", v.label()),
+            (_, v, false) => format!("{kind} {}", v.label()),
+        }
+    }
+}
+
+/// One measured row reduced to what the fit needs.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub machine: String,
+    pub class: Class,
+    pub backend: Backend,
+    /// Flash attention on (rows that do not say count as on from August 2025, and on MLX).
+    pub fa: bool,
+    pub bandwidth_gbs: f64,
+    pub weight_bytes: f64,
+    pub kv_bytes: f64,
+    pub shape: PassShape,
+    pub measured_tok_s: f64,
+    pub ceiling_tok_s: f64,
+}
+
+impl Point {
+    /// The regressors: what each coefficient multiplies, in seconds or counts per pass.
+    fn regressors(&self) -> [f64; N] {
+        let bw = self.bandwidth_gbs * GB;
+        let kv = self.kv_bytes / bw;
+        [
+            1.0,
+            self.shape.layers,
+            self.shape.expert_matmuls,
+            self.weight_bytes / bw,
+            if self.fa { kv } else { 0.0 },
+            if self.fa { 0.0 } else { kv },
+        ]
+    }
+}
+
+/// Coefficients fitted: [overhead, per layer, per expert matmul, weight, KV with flash attention,
+/// KV without].
+const N: usize = 6;
+
+/// The smallest scale of each coefficient for the ridge pull, which is otherwise relative: moving
+/// a coefficient by its parent's value costs as much as one row's relative error.
+const MIN_SCALES: [f64; N] = [1e-4, 1e-6, 1e-7, 0.01, 0.01, 0.01];
+
+/// One group's fit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    pub c: [f64; N],
+    /// (low, high) multipliers on the expected figure.
+    pub band: (f64, f64),
+    pub rows: usize,
+}
+
+impl Fitted {
+    /// The estimator's coefficients (flash attention on).
+    pub fn coefficients(&self) -> Coefficients {
+        Coefficients {
+            overhead_s: self.c[0],
+            per_layer_s: self.c[1],
+            per_expert_s: self.c[2],
+            weight: self.c[3],
+            kv: self.c[4],
+        }
+    }
+
+    /// Expected tok/s for one measured point under this fit, at most its ceiling.
+    pub fn predict(&self, p: &Point) -> f64 {
+        let t: f64 = p.regressors().iter().zip(&self.c).map(|(x, c)| x * c).sum();
+        if t > 0.0 {
+            (1.0 / t).min(p.ceiling_tok_s)
+        } else {
+            p.ceiling_tok_s
+        }
+    }
+}
+
+/// Without decode-only CPU rows, CPU inference and the slow pool it shares with a GPU machine's
+/// spill: weights at 65% of peak, attention at 35% (20% without flash attention), 30 µs per layer
+/// of thread synchronisation. A prior, stated: the measurements hold no llama-bench CPU runs.
+pub const CPU_PRIOR: [f64; N] = [0.0, 30e-6, 3e-6, 1.0 / 0.65, 1.0 / 0.35, 1.0 / 0.2];
+
+/// Band used where no group on the way up has rows enough to measure its spread: ±25%.
+const DEFAULT_BAND: (f64, f64) = (0.78, 1.25);
+
+/// The level of the hierarchy a fit comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Group,
+    Class,
+    Kind,
+    Global,
+}
+
+/// Fitted coefficients for every group that was measured, and the levels above.
+#[derive(Clone, Debug)]
+pub struct Calibration {
+    pub global: Fitted,
+    pub kinds: Vec<(Kind, Fitted)>,
+    pub classes: Vec<(Class, Fitted)>,
+    pub groups: Vec<((Class, Backend), Fitted)>,
+    /// How weights stream from system RAM, fitted on measured CPU-only and offload runs.
+    pub ram: RamFit,
+    /// The same per engine, for the engines with runs of their own.
+    pub ram_by_engine: Vec<(String, RamFit)>,
+}
+
+/// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
+/// number of runs it rests on: of a CPU machine's own memory (`cpu`), and of the RAM pool beside
+/// a GPU (`offload`: routed experts or layers there). `None` where no run was measured: the
+/// stated prior ([`CPU_PRIOR`]'s weight) stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RamFit {
+    pub cpu: Option<(f64, usize)>,
+    pub offload: Option<(f64, usize)>,
+}
+
+impl Calibration {
+    /// The RAM side's fit for `engine`: its own where it has runs, else `None`.
+    pub fn ram_for(&self, engine: &str) -> Option<&RamFit> {
+        self.ram_by_engine.iter().find(|(e, _)| e == engine).map(|(_, f)| f)
+    }
+
+    /// Fits every level on `points` (the caller keeps only decode-only rows).
+    pub fn fit(points: &[Point]) -> Calibration {
+        let all: Vec<&Point> = points.iter().collect();
+        let global_c = fit_group(&all, None).unwrap_or(CPU_PRIOR);
+        let global = with_band(global_c, &all, DEFAULT_BAND);
+        let mut kinds = Vec::new();
+        for kind in points.iter().map(|p| p.class.kind).collect::<BTreeSet<_>>() {
+            let rows: Vec<&Point> = all.iter().copied().filter(|p| p.class.kind == kind).collect();
+            kinds.push((kind, level(&rows, &global)));
+        }
+        let mut classes = Vec::new();
+        // Classes in order, so a vendor's GDDR class is fitted before its HBM class, which it
+        // parents: the same vendor's software stack says more about an HBM part than the kind.
+        for class in points.iter().map(|p| p.class).collect::<BTreeSet<_>>() {
+            let sibling = classes.iter().find(|c: &&(Class, Fitted)| c.0 == Class { hbm: false, ..class });
+            let parent = sibling
+                .map(|c| c.1)
+                .or_else(|| kinds.iter().find(|k| k.0 == class.kind).map(|k| k.1))
+                .unwrap_or(global);
+            let rows: Vec<&Point> = all.iter().copied().filter(|p| p.class == class).collect();
+            classes.push((class, level(&rows, &parent)));
+        }
+        let mut groups = Vec::new();
+        for key in points.iter().map(|p| (p.class, p.backend)).collect::<BTreeSet<_>>() {
+            let parent = classes.iter().find(|c| c.0 == key.0).map_or(global, |c| c.1);
+            let rows: Vec<&Point> = all.iter().copied().filter(|p| (p.class, p.backend) == key).collect();
+            groups.push((key, level(&rows, &parent)));
+        }
+        Calibration {
+            global,
+            kinds,
+            classes,
+            groups,
+            ram: RamFit::default(),
+            ram_by_engine: Vec::new(),
+        }
+    }
+
+    /// The most specific fit for a class and backend, and the level it comes from.
+    pub fn fitted(&self, class: Class, backend: Backend) -> (Fitted, Level) {
+        if let Some(g) = self.groups.iter().find(|g| g.0 == (class, backend)) {
+            return (g.1, Level::Group);
+        }
+        if let Some(c) = self.classes.iter().find(|c| c.0 == class) {
+            return (c.1, Level::Class);
+        }
+        // An HBM class never measured takes its vendor's GDDR class.
+        if let Some(c) = self.classes.iter().find(|c| class.hbm && c.0 == Class { hbm: false, ..class }) {
+            return (c.1, Level::Class);
+        }
+        if let Some(k) = self.kinds.iter().find(|k| k.0 == class.kind) {
+            return (k.1, Level::Kind);
+        }
+        if class.kind == Kind::Cpu {
+            // The stated prior, its weight streaming fitted on CPU-only runs where there are some.
+            let mut c = CPU_PRIOR;
+            if let Some((w, _)) = self.ram.cpu {
+                c[3] = w;
+            }
+            let prior = Fitted {
+                c,
+                band: DEFAULT_BAND,
+                rows: self.ram.cpu.map_or(0, |r| r.1),
+            };
+            return (prior, Level::Kind);
+        }
+        (self.global, Level::Global)
+    }
+
+    /// Which fitted group a machine of `class` on `backend` takes its figures from, as the
+    /// headline and the CLI name it: "GPU AMD / vulkan", or the class, kind or "all machines"
+    /// it falls back to where that group has no rows.
+    pub fn group_label(&self, class: Class, backend: Backend) -> String {
+        match self.fitted(class, backend).1 {
+            Level::Group => format!("{} / {}", class.label(), backend.id()),
+            Level::Class if self.classes.iter().any(|c| c.0 == class) => class.label(),
+            Level::Class => Class { hbm: false, ..class }.label(),
+            Level::Kind => Class {
+                vendor: Vendor::Other,
+                hbm: false,
+                ..class
+            }
+            .label()
+            .replace(" other", ""),
+            Level::Global => "all machines".into(),
+        }
+    }
+
+    /// The time model of a machine of `class` on `backend`: its own coefficients, a CPU's for
+    /// the slow pool it spills to, and its band.
+    pub fn time_model(&self, class: Class, backend: Backend) -> TimeModel {
+        let (own, _) = self.fitted(class, backend);
+        let mut slow = self.kinds.iter().find(|k| k.0 == Kind::Cpu).map_or(CPU_PRIOR, |k| k.1.c);
+        if let Some((w, _)) = self.ram.offload {
+            slow[3] = w;
+        }
+        TimeModel {
+            own: own.coefficients(),
+            slow: Coefficients {
+                overhead_s: 0.0,
+                per_layer_s: 0.0,
+                per_expert_s: 0.0,
+                weight: slow[3],
+                kv: slow[4],
+            },
+            band: own.band,
+        }
+    }
+
+    /// Expected tok/s for one measured point.
+    pub fn predict(&self, p: &Point) -> f64 {
+        self.fitted(p.class, p.backend).0.predict(p)
+    }
+
+    /// The fit as data/calibration.csv holds it: one line per level and group, coefficients in
+    /// seconds (or multipliers) to five significant digits, far finer than the fit is certain.
+    pub fn to_csv(&self) -> String {
+        let mut out = format!("{}\n", CSV_COLUMNS.join(","));
+        let mut line = |level: &str, kind: &str, class: Option<Class>, backend: &str, f: &Fitted| {
+            let (vendor, hbm) = class.map_or(("", ""), |c| (c.vendor.id(), if c.hbm { "true" } else { "false" }));
+            let mut fields = vec![
+                level.to_string(),
+                kind.to_string(),
+                vendor.to_string(),
+                hbm.to_string(),
+                backend.to_string(),
+                f.rows.to_string(),
+            ];
+            fields.extend(f.c.iter().chain([&f.band.0, &f.band.1]).map(|v| format!("{v:.4e}")));
+            out.push_str(&fields.join(","));
+            out.push('\n');
+        };
+        line("global", "", None, "", &self.global);
+        for (k, f) in &self.kinds {
+            line("kind", k.id(), None, "", f);
+        }
+        for (c, f) in &self.classes {
+            line("class", c.kind.id(), Some(*c), "", f);
+        }
+        for ((c, b), f) in &self.groups {
+            line("group", c.kind.id(), Some(*c), b.id(), f);
+        }
+        // The RAM side: the multiplier in the weight column, on the prior's other figures; per
+        // engine on lines `ram:<engine>`.
+        let engines =
+            std::iter::once(("ram".to_string(), self.ram)).chain(self.ram_by_engine.iter().map(|(e, f)| (format!("ram:{e}"), *f)));
+        for (level, ram) in engines {
+            for (kind, fit) in [("cpu", ram.cpu), ("gpu", ram.offload)] {
+                if let Some((w, rows)) = fit {
+                    let mut c = CPU_PRIOR;
+                    c[3] = w;
+                    let f = Fitted {
+                        c,
+                        band: DEFAULT_BAND,
+                        rows,
+                    };
+                    line(&level, kind, None, "", &f);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The columns of data/calibration.csv: where the line sits in the hierarchy (`level`: global,
+/// kind, class or group; the class as kind, vendor and HBM; the group's backend), how many rows it
+/// was fitted on, the six coefficients of [`Fitted::c`] and the band.
+pub const CSV_COLUMNS: [&str; 14] = [
+    "level",
+    "kind",
+    "vendor",
+    "hbm",
+    "backend",
+    "rows",
+    "overhead_s",
+    "per_layer_s",
+    "per_expert_s",
+    "weight",
+    "kv_fa",
+    "kv_no_fa",
+    "band_low",
+    "band_high",
+];
+
+/// A level's fit: its rows pulled toward the parent's, or the parent's when it has too few.
+fn level(rows: &[&Point], parent: &Fitted) -> Fitted {
+    if rows.len() < MIN_ROWS {
+        return Fitted {
+            rows: rows.len(),
+            ..*parent
+        };
+    }
+    let c = fit_group(rows, Some(&parent.c)).unwrap_or(parent.c);
+    with_band(c, rows, parent.band)
+}
+
+/// The fit with its band measured on `rows` (the parent's below [`MIN_BAND_ROWS`]).
+fn with_band(c: [f64; N], rows: &[&Point], parent_band: (f64, f64)) -> Fitted {
+    let f = Fitted {
+        c,
+        band: parent_band,
+        rows: rows.len(),
+    };
+    if rows.len() < MIN_BAND_ROWS {
+        return f;
+    }
+    let mut resid: Vec<f64> = rows.iter().map(|p| (p.measured_tok_s / f.predict(p)).ln()).collect();
+    resid.sort_by(f64::total_cmp);
+    Fitted {
+        band: (quantile(&resid, 0.1).min(0.0).exp(), quantile(&resid, 0.9).max(0.0).exp()),
+        ..f
+    }
+}
+
+/// Linear-interpolated quantile of sorted values.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (i, frac) = (pos.floor() as usize, pos.fract());
+    if i + 1 < sorted.len() {
+        sorted[i] * (1.0 - frac) + sorted[i + 1] * frac
+    } else {
+        sorted[i]
+    }
+}
+
+/// Weighted least squares of t on the regressors, weights 1/t, every coefficient non-negative and
+/// the streaming multipliers at least 1, pulled toward `prior` when one is given.
+fn fit_group(rows: &[&Point], prior: Option<&[f64; N]>) -> Option<[f64; N]> {
+    // The streaming multipliers are 1 + a non-negative excess: move the 1 to the left side.
+    const FLOOR: [f64; N] = [0.0, 0.0, 0.0, 1.0, 1.0, 1.0];
+    let mut g = [[0.0f64; N]; N];
+    let mut h = [0.0f64; N];
+    for p in rows {
+        let t = 1.0 / p.measured_tok_s;
+        let x = p.regressors();
+        let base: f64 = x.iter().zip(&FLOOR).map(|(x, f)| x * f).sum();
+        let y = (t - base) / t;
+        let a: Vec<f64> = x.iter().map(|v| v / t).collect();
+        for i in 0..N {
+            for j in 0..N {
+                g[i][j] += a[i] * a[j];
+            }
+            h[i] += a[i] * y;
+        }
+    }
+    if let Some(prior) = prior {
+        for i in 0..N {
+            let s = prior[i].abs().max(MIN_SCALES[i]);
+            let s2 = s * s;
+            g[i][i] += RIDGE / s2;
+            h[i] += RIDGE * (prior[i] - FLOOR[i]).max(0.0) / s2;
+        }
+    }
+    let excess = nnls(&g, &h)?;
+    let mut c = [0.0; N];
+    for i in 0..N {
+        c[i] = FLOOR[i] + excess[i];
+    }
+    c.iter().all(|v| v.is_finite()).then_some(c)
+}
+
+/// Non-negative least squares from the normal equations G x = h (Lawson and Hanson's active set,
+/// 1974, ch. 23): the x ≥ 0 minimising ½xᵀGx − hᵀx.
+fn nnls(g: &[[f64; N]; N], h: &[f64; N]) -> Option<[f64; N]> {
+    let mut x = [0.0f64; N];
+    let mut free = [false; N];
+    let gradient = |x: &[f64; N]| -> [f64; N] {
+        let mut w = *h;
+        for i in 0..N {
+            for j in 0..N {
+                w[i] -= g[i][j] * x[j];
+            }
+        }
+        w
+    };
+    for _ in 0..3 * N {
+        let w = gradient(&x);
+        let Some(t) = (0..N)
+            .filter(|&j| !free[j] && w[j] > 1e-12 * (1.0 + h[j].abs()))
+            .max_by(|&a, &b| w[a].total_cmp(&w[b]))
+        else {
+            break;
+        };
+        free[t] = true;
+        loop {
+            let z = solve_free(g, h, &free)?;
+            if (0..N).filter(|&j| free[j]).all(|j| z[j] > 0.0) {
+                x = z;
+                break;
+            }
+            // Step toward z until a free coefficient reaches zero, and hold it there.
+            let alpha = (0..N)
+                .filter(|&j| free[j] && z[j] <= 0.0)
+                .map(|j| x[j] / (x[j] - z[j]))
+                .fold(f64::INFINITY, f64::min);
+            for j in 0..N {
+                x[j] += alpha * (z[j] - x[j]);
+                if free[j] && x[j] <= 1e-15 {
+                    free[j] = false;
+                    x[j] = 0.0;
+                }
+            }
+        }
+    }
+    Some(x)
+}
+
+/// The unconstrained solution on the free coefficients (the others held at 0).
+fn solve_free(g: &[[f64; N]; N], h: &[f64; N], free: &[bool; N]) -> Option<[f64; N]> {
+    let idx: Vec<usize> = (0..N).filter(|&j| free[j]).collect();
+    let n = idx.len();
+    let mut a: Vec<Vec<f64>> = idx.iter().map(|&i| idx.iter().map(|&j| g[i][j]).collect()).collect();
+    let mut b: Vec<f64> = idx.iter().map(|&i| h[i]).collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        for row in col + 1..n {
+            let f = a[row][col] / a[col][col];
+            let pivot_row = a[col].clone();
+            for (x, p) in a[row][col..].iter_mut().zip(&pivot_row[col..]) {
+                *x -= f * p;
+            }
+            b[row] -= f * b[col];
+        }
+    }
+    let mut z = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|k| a[row][k] * z[k]).sum();
+        z[row] = (b[row] - s) / a[row][row];
+    }
+    let mut out = [0.0; N];
+    for (k, &j) in idx.iter().enumerate() {
+        out[j] = z[k];
+    }
+    out.iter().all(|v| v.is_finite()).then_some(out)
+}
+
+/// |ln(expected ÷ measured)| for every row, each predicted by a fit that never saw its part
+/// (`part` names it: the machine for leave-one-machine-out, the backend for leave-one-backend-out).
+pub fn leave_one_out(points: &[Point], part: impl Fn(&Point) -> String) -> Vec<(Point, f64)> {
+    let parts: BTreeSet<String> = points.iter().map(&part).collect();
+    let mut out = Vec::new();
+    for held in parts {
+        let train: Vec<Point> = points.iter().filter(|p| part(p) != held).cloned().collect();
+        let cal = Calibration::fit(&train);
+        for p in points.iter().filter(|p| part(p) == held) {
+            out.push((p.clone(), (cal.predict(p) / p.measured_tok_s).ln().abs()));
+        }
+    }
+    out
+}

@@ -1,0 +1,286 @@
+//! A user's own runs fitted to the machine they ran on: which catalog machine a paste's device
+//! line names, which catalog model each run is, the rows the fit sees, and the fit itself with
+//! each run before and after (the parsers and the fit are in [`crate::calibration::user`]).
+
+use crate::calibration::user::{cal_text, first_number, fit, parse, FitRow, Paste, PastedRun, Residual, UserFit};
+use crate::estimator::PassShape;
+
+/// The catalog machine a runtime's device line names, or an error saying what is missing.
+pub fn machine_for_device<'a>(device: &str, cat: &'a crate::catalog::Catalog) -> Result<&'a crate::catalog::Machine, String> {
+    let found = cat.machines_named(device);
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!(
+            "the device line names \"{}\", which is no catalog machine: give the machine (hw=… or bw=…)",
+            crate::text::shorten(device)
+        )),
+        many => Err(format!(
+            "the device line names \"{}\", which is one of {}: give the machine (hw=…)",
+            crate::text::shorten(device),
+            many.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
+/// The catalog model a llama-bench row names: its parameter count within 3%, and its type's
+/// first word (`llama`, `qwen3moe`, `gemma3`) the start of the model's family or id.
+fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> Option<&'a crate::catalog::Model> {
+    let params = run.params? / 1e9;
+    let alnum = |s: &str| {
+        s.to_ascii_lowercase()
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+    };
+    let word = alnum(run.model.as_deref()?.split_whitespace().next()?);
+    let word = word.trim_end_matches("moe");
+    cat.models
+        .iter()
+        .filter(|m| (m.params_b / params - 1.0).abs() <= 0.03 || (m.arch.total_params() / 1e9 / params - 1.0).abs() <= 0.03)
+        .filter(|m| alnum(&m.family).starts_with(word) || alnum(&m.id).starts_with(word))
+        .min_by(|a, b| ((a.arch.total_params() / 1e9 - params).abs()).total_cmp(&(b.arch.total_params() / 1e9 - params).abs()))
+}
+
+/// A llama-bench type's active share (`qwen3moe 30B.A3B Q4_K - Medium` → 3 ÷ 30).
+fn active_share(model: &str) -> Option<f64> {
+    let (total, active) = model.split_whitespace().find_map(|w| w.split_once(".A"))?;
+    let (t, a) = (first_number(total)?, first_number(active)?);
+    (t > 0.0 && a > 0.0 && a <= t).then_some(a / t)
+}
+
+/// The fit's rows: each generation run's bytes and pass shape, from the catalog model it names,
+/// else from its file, else (timing lines, ollama) from the scenario's model.
+pub fn rows_for(paste: &Paste, cat: &crate::catalog::Catalog, scenario: &crate::estimator::Inputs) -> Vec<FitRow> {
+    paste
+        .runs
+        .iter()
+        .filter(|r| r.generated.is_some())
+        .map(|run| {
+            let context = run.context();
+            let (weight_bytes, kv_bytes, shape) = match (model_for_run(run, cat), run.size_bytes) {
+                (Some(m), Some(size)) => {
+                    let a = &m.arch;
+                    let kv = a.kv_bytes(context, 16.0);
+                    let shape = PassShape {
+                        layers: f64::from(a.layers),
+                        expert_matmuls: a.experts_touched(1.0) * a.moe_layers(),
+                    };
+                    (size * a.read_params_per_token() / a.total_params(), kv, shape)
+                }
+                (None, Some(size)) => {
+                    let share = run.model.as_deref().and_then(active_share).unwrap_or(1.0);
+                    let params_b = run.params.map_or(size * 2.0 / 1e9, |p| p / 1e9);
+                    let layers = PassShape::layers_from_params(params_b);
+                    let moe = share < 1.0;
+                    let shape = PassShape {
+                        layers,
+                        expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
+                    };
+                    (size * share, 0.0, shape)
+                }
+                _ => (
+                    crate::estimator::estimate(scenario).bytes_per_token.weights,
+                    scenario.kv_bytes(context),
+                    scenario.pass_shape(),
+                ),
+            };
+            FitRow {
+                label: run.label(),
+                weight_bytes,
+                kv_bytes,
+                shape,
+                measured_tok_s: run.tok_s,
+            }
+        })
+        .collect()
+}
+
+/// A paste fitted to a machine: what the page and `tokbound calibrate` show.
+#[derive(Clone, Debug)]
+pub struct Calibrated {
+    /// The scenario the fit was made for (the device line's machine set where none was named).
+    pub scenario: crate::scenario::Scenario,
+    pub form: &'static str,
+    pub fit: UserFit,
+    pub residuals: Vec<Residual>,
+    /// The `cal=` text.
+    pub cal: String,
+    /// Which machine the fit is for and why: "fitted for RTX 4090, the machine chosen".
+    pub basis: String,
+}
+
+/// Reads `text` and fits it to a machine: the one the scenario names, or, where it names none,
+/// the catalog machine the paste's device line names. A paste that names no device needs the
+/// machine given (the command line says so); the page calls [`calibrate_on_screen`].
+pub fn calibrate(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::catalog::Catalog) -> Result<Calibrated, String> {
+    fit_paste(text, scenario, cat, false)
+}
+
+/// [`calibrate`] for the page: a paste that names no device is fitted to the machine on screen
+/// (the default machine when the link names none), and `basis` says so.
+pub fn calibrate_on_screen(text: &str, scenario: &crate::scenario::Scenario, cat: &crate::catalog::Catalog) -> Result<Calibrated, String> {
+    fit_paste(text, scenario, cat, true)
+}
+
+fn fit_paste(
+    text: &str,
+    scenario: &crate::scenario::Scenario,
+    cat: &crate::catalog::Catalog,
+    on_screen: bool,
+) -> Result<Calibrated, String> {
+    use crate::scenario::Key;
+    let paste = parse(text)?;
+    let mut s = scenario.clone();
+    s.clear(Key::Cal);
+    let mut from_paste = false;
+    if !s.has(Key::Hw) && !s.has(Key::Bw) {
+        match paste.device.as_deref() {
+            Some(device) => {
+                let m = machine_for_device(device, cat)?;
+                s.put(Key::Hw, crate::scenario::Value::Text(m.id.clone()));
+                from_paste = true;
+            }
+            None if on_screen => {}
+            None => return Err("the paste names no device: give the machine (hw=… or bw=…)".into()),
+        }
+    }
+    let inputs = s
+        .resolve(cat)
+        .map_err(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+    let rows = rows_for(&paste, cat, &inputs);
+    let (fit, residuals) = fit(&rows, inputs.machine.bandwidth_gbs, &inputs.machine.time.own)?;
+    let cal = cal_text(&s.machine_key(), &fit);
+    let name = crate::report::views::short_name(&inputs.machine.name);
+    let basis = match paste.device.as_deref() {
+        _ if from_paste => format!("fitted for {name}, the device your paste names"),
+        Some(device) if !machine_for_device(device, cat).is_ok_and(|m| m.name == inputs.machine.name) => {
+            format!(
+                "fitted for {name}, the machine chosen (your paste names {}; choose that machine to fit it instead)",
+                crate::text::shorten(device)
+            )
+        }
+        _ => format!("fitted for {name}, the machine chosen"),
+    };
+    Ok(Calibrated {
+        scenario: s,
+        form: paste.form,
+        fit,
+        residuals,
+        cal,
+        basis,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::calibration::user::{parse_cal, MAX_PASTE, MIN_BAND};
+    use crate::estimator::{Coefficients, GB};
+
+    fn fixture(name: &str) -> String {
+        std::fs::read_to_string(format!("{}/tests/fixtures/pastes/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    }
+
+    #[test]
+    fn every_accepted_form_reads_its_generation_figures() {
+        let table = parse(&fixture("llama-bench-4090.md")).unwrap();
+        assert_eq!(table.form, "llama-bench table");
+        assert_eq!(table.device.as_deref(), Some("NVIDIA GeForce RTX 4090"));
+        assert_eq!(table.runs.len(), 3, "the pp512 row is left out");
+        assert_eq!(
+            (table.runs[1].depth, table.runs[1].tok_s, table.runs[1].fa),
+            (8192.0, 138.52, Some(true))
+        );
+        assert!((table.runs[0].size_bytes.unwrap() - 4.33 * 1024f64.powi(3)).abs() < 1.0);
+        assert_eq!(table.runs[2].params, Some(30.53e9));
+
+        let jsonl = parse(&fixture("llama-bench.jsonl")).unwrap();
+        assert_eq!(jsonl.runs.len(), 2);
+        assert_eq!(jsonl.runs[1].context(), 8192.0 + 64.0);
+        let json = parse(&format!("[{}]", fixture("llama-bench.jsonl").trim().replace('\n', ","))).unwrap();
+        assert_eq!(json.runs, jsonl.runs);
+
+        let server = parse(&fixture("llama-server.txt")).unwrap();
+        assert_eq!(server.runs.len(), 1);
+        assert!((server.runs[0].tok_s - 128.0 / 1.11271).abs() < 1e-6);
+        assert_eq!(server.runs[0].depth, 512.0);
+
+        let ollama = parse(&fixture("ollama.txt")).unwrap();
+        assert_eq!(
+            (ollama.runs[0].tok_s, ollama.runs[0].depth, ollama.runs[0].generated),
+            (58.0, 26.0, Some(256.0))
+        );
+    }
+
+    #[test]
+    fn anything_else_is_refused_with_what_was_expected() {
+        for text in ["", "hello", "| a | b |\n| 1 | 2 |", "[1, 2]", "{\"x\": 1}\n{"] {
+            let e = parse(text).unwrap_err();
+            assert!(!e.is_empty(), "{text:?}");
+        }
+        assert!(parse("hello").unwrap_err().starts_with("not llama-bench output"));
+        let big = "x".repeat(MAX_PASTE + 1);
+        assert!(parse(&big).unwrap_err().contains("at most 1 MB"));
+    }
+
+    #[test]
+    fn a_cal_text_round_trips_and_bad_ones_are_refused() {
+        let f = UserFit {
+            efficiency: 0.871,
+            per_layer_s: 38.5e-6,
+            band: 0.06,
+        };
+        let text = cal_text("rtx-4090", &f);
+        assert_eq!(text, "rtx-4090~0.871~38.5~0.06");
+        let (m, back) = parse_cal(&text).unwrap();
+        assert_eq!(m, "rtx-4090");
+        assert!((back.efficiency - 0.871).abs() < 1e-12 && (back.per_layer_s - 38.5e-6).abs() < 1e-15);
+        for bad in ["rtx-4090", "rtx-4090~2~1~0.1", "rtx-4090~0.8~x~0.1", "~0.8~1~0.1", "a~0.8~1~0.01"] {
+            assert!(parse_cal(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_fit_recovers_the_efficiency_and_per_layer_cost_that_made_the_figures() {
+        let class = Coefficients {
+            overhead_s: 0.0,
+            per_layer_s: 40e-6,
+            per_expert_s: 3e-6,
+            weight: 1.25,
+            kv: 1.1,
+        };
+        let truth = UserFit {
+            efficiency: 0.9,
+            per_layer_s: 25e-6,
+            band: MIN_BAND,
+        }
+        .apply(&class);
+        let bw = 1000.0;
+        let rows: Vec<FitRow> = [(4e9, 0.0, 32.0), (8e9, 1e9, 32.0), (16e9, 0.0, 80.0)]
+            .iter()
+            .map(|&(w, k, layers)| {
+                let shape = PassShape {
+                    layers,
+                    expert_matmuls: 0.0,
+                };
+                FitRow {
+                    label: String::new(),
+                    weight_bytes: w,
+                    kv_bytes: k,
+                    shape,
+                    measured_tok_s: 1.0 / truth.seconds(&shape, w / (bw * GB), k / (bw * GB)),
+                }
+            })
+            .collect();
+        let (found, residuals) = fit(&rows, bw, &class).unwrap();
+        assert!(
+            (found.efficiency - 0.9).abs() < 1e-9 && (found.per_layer_s - 25e-6).abs() < 1e-12,
+            "{found:?}"
+        );
+        assert_eq!(found.band, MIN_BAND);
+        assert!(residuals.iter().all(|r| (r.after_tok_s / r.measured_tok_s - 1.0).abs() < 1e-9));
+        // One row: the efficiency alone, the class's per-layer cost kept.
+        let (one, _) = fit(&rows[..1], bw, &class).unwrap();
+        assert_eq!(one.per_layer_s, class.per_layer_s);
+    }
+}

@@ -1,0 +1,10 @@
+//! What the page and the CLI say, as plain data: the headline's sentences and the notes
+//! ([`views`]), the machine, format and model tables with their CSV ([`views`], [`runnable`]),
+//! the measured runs beside an estimate, a user's own runs fitted ([`calibrate`]), a measured
+//! bandwidth put into a scenario ([`measure`]) and an imported model applied ([`imported`]).
+
+pub mod calibrate;
+pub mod imported;
+pub mod measure;
+pub mod runnable;
+pub mod views;

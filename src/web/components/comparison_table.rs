@@ -1,0 +1,151 @@
+//! Every catalog machine for the chosen model, format and context: sortable, filterable by kind,
+//! the chosen machine highlighted.
+
+use leptos::prelude::*;
+
+use super::live_cells::{LiveTable, RowText, TableSpec};
+use super::number_field::NumberField;
+use crate::catalog::Kind;
+use crate::report::views::{self, Column, MachineRow};
+use crate::scenario::Key;
+use crate::text::units::{fmt_bytes, fmt_tok_s};
+use crate::web::state::scenario;
+
+/// The comparison table (`comparison-table`), one `<tbody>` row per machine.
+#[component]
+pub fn ComparisonTable(
+    /// One row per machine, recomputed when the scenario changes.
+    rows: Memo<Vec<MachineRow>>,
+) -> impl IntoView {
+    let scenario = scenario();
+    let (sort, set_sort) = signal((Column::Ceiling, false));
+    let (kind, set_kind) = signal(None::<Kind>);
+    // A memo, so the rows' highlight re-runs only when the chosen machine changes.
+    let chosen = Memo::new(move |_| scenario.with(|s| views::machine_id(s).unwrap_or_default().to_string()));
+    let order = Memo::new(move |_| {
+        let (col, asc) = sort.get();
+        let k = kind.get();
+        rows.with(|rows| views::sorted_order(rows, |r| k.is_none_or(|k| r.kind == k), col, asc))
+    });
+    // The order the rows are shown in. A sort or filter someone chose moves the rows at once; a
+    // new estimate updates the numbers in place first and re-sorts after the next paint (moving
+    // rows re-lays out the whole table, which would hold back the frame with the new numbers).
+    let shown = RwSignal::new(order.get_untracked());
+    // Rows stay in catalog order; sorting and filtering only reorder the same <tr>s, and a new
+    // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table. The
+    // rows are built and written directly (live_cells), rows off screen after the next paint.
+    let body = NodeRef::new();
+    let live = LiveTable::new(TableSpec {
+        body,
+        key_attr: "data-machine",
+        classes: &["", "num", "num", "num", "num", "", "num", "num", "num"],
+        track: Box::new(move || {
+            chosen.track();
+            rows.track();
+        }),
+        text: Box::new(move |i| {
+            let chosen = chosen.get();
+            rows.with(|r| {
+                r.get(i).map(|r| RowText {
+                    key: r.id.clone(),
+                    current: r.id == chosen,
+                    data: vec![
+                        ("data-measured", r.measured.is_some().then_some("true")),
+                        ("data-meets", r.meets.map(|m| if m { "true" } else { "false" })),
+                    ],
+                    cells: vec![
+                        r.name.clone(),
+                        r.kind.id().to_string(),
+                        views::trim(r.bandwidth_gbs),
+                        views::trim(r.memory_gib),
+                        fmt_tok_s(r.ceiling),
+                        {
+                            let (e, band) = crate::text::units::fmt_band_parts(r.expected, r.low, r.high);
+                            format!("{e} {band}")
+                        },
+                        views::fits_text(r.fits, r.spill_fraction),
+                        fmt_bytes(r.bytes_per_token),
+                        r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
+                        r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+                    ],
+                })
+            })
+        }),
+        order: Box::new(move || shown.get()),
+        focusable: false,
+    });
+    let newest = StoredValue::new(0u64);
+    Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
+        let next = order.get();
+        let now = (sort.get(), kind.get());
+        newest.update_value(|n| *n += 1);
+        let this = newest.get_value();
+        if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
+            live.later(Box::new(move || {
+                if newest.get_value() == this {
+                    shown.set(next);
+                }
+            }));
+        } else {
+            shown.set(next);
+        }
+        now
+    });
+    let sorted = move || {
+        order
+            .get()
+            .into_iter()
+            .filter_map(|i| rows.with(|r| r.get(i).cloned()))
+            .collect::<Vec<_>>()
+    };
+    let header = move |col: Column| {
+        let first = matches!(col, Column::Machine | Column::Kind | Column::Price);
+        super::sort_header::sort_header(col, col.label(), format!("sort-{}", col.id()), first, sort, set_sort)
+    };
+    view! {
+        <section class="table-section">
+            <h2 id="what-do-i-need">"What do I need? Every machine, this model"</h2>
+            <p class="hint">"Give a target speed: the machines that fit this model and reach it are marked ✓ and listed first, whichever column you sort by."</p>
+            <label class="field">
+                <span class="field-label">"Show"</span>
+                <select
+                    data-testid="filter-kind"
+                    on:change={move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))}
+                >
+                    <option value="all">"all kinds"</option>
+                    {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{crate::report::views::kind_label(k)}</option> }).collect_view()}
+                </select>
+            </label>
+            <NumberField key=Key::Target label="Target" hint="tok/s: which machines reach it?" testid="input-target" placeholder="none".to_string() />
+            <p class="hint" data-testid="meets-count">
+                {move || {
+                    let target = scenario.with(crate::report::views::target)?;
+                    let (meet, all) = rows.with(|r| (r.iter().filter(|r| r.meets == Some(true)).count(), r.len()));
+                    Some(format!("{meet} of {all} machines fit this model and are expected to reach {} tok/s.", fmt_tok_s(target)))
+                }}
+            </p>
+            <button
+                type="button"
+                class="export"
+                data-testid="export-machines-csv"
+                on:click={move |_| {
+                    crate::web::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&sorted()));
+                }}
+            >
+                "Download CSV"
+            </button>
+            <p class="scroll-cue" aria-hidden="true">"Scroll the table sideways for more columns →"</p>
+            <div class="table-wrap" tabindex="0" role="region" aria-label="every machine, this model">
+                <table class="rows machines" role="table" data-testid="comparison-table">
+                    <thead role="rowgroup">
+                        <tr role="row">
+                            {Column::ALL.into_iter().map(header).collect_view()}
+                            <th scope="col" role="columnheader">"Measured (tok/s)"</th>
+                        </tr>
+                    </thead>
+                    <tbody role="rowgroup" node_ref=body></tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,48 @@
+//! "Looks like an NVIDIA GeForce RTX 4090 — use it?": the browser's own GPU name, matched
+//! against the catalog, offered once and never applied without a click, never sent anywhere.
+
+use leptos::prelude::*;
+
+use crate::catalog::catalog;
+use crate::web::state::scenario;
+
+/// The offer (`gpu-guess`, with `gpu-guess-use` and `gpu-guess-dismiss`), shown when the
+/// browser names a GPU the catalog knows and the page shows another machine.
+#[component]
+pub fn GpuGuess() -> impl IntoView {
+    let scenario = scenario();
+    let commit = use_context::<crate::web::state::UrlCommit>();
+    let (guess, set_guess) = signal(None::<(String, String)>);
+    // Asking WebGL for its renderer creates a context: after the page has painted, never before.
+    crate::web::browser::after_ms(200, move || {
+        let found = crate::web::browser::gpu_renderer()
+            .and_then(|r| crate::report::measure::machine_from_renderer(catalog(), &r))
+            .map(|m| (m.id.clone(), m.name.clone()));
+        set_guess.set(found);
+    });
+    let shown = move || {
+        let (id, name) = guess.get()?;
+        let current = scenario.with(|s| crate::report::views::machine_id(s).map(str::to_string));
+        (current.as_deref() != Some(id.as_str())).then_some((id, name))
+    };
+    let use_it = move |_| {
+        if let Some((id, _)) = guess.get_untracked() {
+            scenario.update(|s| *s = crate::report::views::with_machine(s, &id));
+            if let Some(c) = commit {
+                c.0.run(());
+            }
+        }
+        set_guess.set(None);
+    };
+    view! {
+        {move || shown().map(|(_, name)| view! {
+            <p class="gpu-guess" role="status" data-testid="gpu-guess">
+                {format!("Looks like an {name} — use it? ")}
+                <button type="button" data-testid="gpu-guess-use" on:click=use_it>"Use it"</button>
+                " "
+                <button type="button" data-testid="gpu-guess-dismiss" on:click=move |_| set_guess.set(None)>"No, thanks"</button>
+                <small>" (your browser's name for its GPU, read here and sent nowhere)"</small>
+            </p>
+        })}
+    }
+}

@@ -1,0 +1,320 @@
+//! Import a model: paste or drop a Hugging Face config.json, or choose or drop a .gguf file
+//! (only its header is read, in growing slices).
+
+use leptos::prelude::*;
+
+use crate::web::state::scenario;
+use wasm_bindgen::JsCast;
+
+use crate::import::hub;
+use crate::import::{config, gguf};
+use crate::report::imported::Imported;
+use crate::scenario::{Key, Value};
+
+/// Reads bytes `0..len` of `file`.
+async fn read_prefix(file: &web_sys::File, len: u64) -> Result<Vec<u8>, String> {
+    let blob = file
+        .slice_with_f64_and_f64(0.0, len as f64)
+        .map_err(|_| "could not slice the file".to_string())?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+        .await
+        .map_err(|_| "could not read the file".to_string())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// Reads a GGUF header from `file`, growing the slice until the header parses.
+async fn read_gguf(file: &web_sys::File) -> Result<gguf::Gguf, String> {
+    let size = file.size() as u64;
+    let mut len = size.min(1 << 20);
+    loop {
+        let prefix = read_prefix(file, len).await?;
+        match gguf::parse(&prefix, size) {
+            Ok(g) => return Ok(g),
+            Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && len < size => {
+                len = at_least.max(len.saturating_mul(2)).min(size)
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+}
+
+/// One request to the Hub: a plain GET, with a `Range` header when `range` is given (a
+/// CORS-safelisted header, so no preflight). Errors name what was asked for.
+async fn fetch(url: &str, range: Option<u64>, what: &str) -> Result<web_sys::Response, String> {
+    let init = web_sys::RequestInit::new();
+    if let Some(len) = range {
+        let headers = web_sys::Headers::new().map_err(|_| "could not build the request".to_string())?;
+        headers
+            .set("Range", &hub::range(len))
+            .map_err(|_| "could not build the request".to_string())?;
+        init.set_headers(&headers);
+    }
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|_| format!("could not reach Hugging Face for {what}: offline, or the network refused it"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response".to_string())?;
+    match hub::status_error(response.status(), what) {
+        Some(e) => Err(e),
+        None => Ok(response),
+    }
+}
+
+async fn body_bytes(response: &web_sys::Response) -> Result<Vec<u8>, String> {
+    let buffer = response.array_buffer().map_err(|_| "could not read the answer".to_string())?;
+    let buffer = wasm_bindgen_futures::JsFuture::from(buffer)
+        .await
+        .map_err(|_| "the download stopped".to_string())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+async fn body_text(response: &web_sys::Response) -> Result<String, String> {
+    let text = response.text().map_err(|_| "could not read the answer".to_string())?;
+    let text = wasm_bindgen_futures::JsFuture::from(text)
+        .await
+        .map_err(|_| "the download stopped".to_string())?;
+    text.as_string().ok_or_else(|| "the answer is not text".into())
+}
+
+/// One GGUF file's header from the Hub, by Range requests that grow as the parser asks.
+async fn remote_gguf(url: &str, name: &str, status: WriteSignal<Option<Result<Vec<String>, String>>>) -> Result<gguf::Gguf, String> {
+    let mut len = gguf::FIRST_READ;
+    loop {
+        status.set(Some(Ok(vec![format!("Reading the first {:.1} MB of {name}…", len as f64 / 1e6)])));
+        let response = fetch(url, Some(len), name).await?;
+        let size = response
+            .headers()
+            .get("content-range")
+            .ok()
+            .flatten()
+            .and_then(|h| hub::content_range_total(&h));
+        let bytes = body_bytes(&response).await?;
+        // A whole (small) file answers 200; a part 206 with its total length.
+        let size = match (response.status(), size) {
+            (206, Some(total)) => total,
+            (206, None) => return Err(format!("{name}: the server did not say how long the file is")),
+            _ => bytes.len() as u64,
+        };
+        let prefix = &bytes[..bytes.len().min(len as usize)];
+        match gguf::parse(prefix, size) {
+            Ok(g) => return Ok(g),
+            Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && (prefix.len() as u64) < size => len = at_least,
+            Err(e) => return Err(format!("{name}: {e}")),
+        }
+    }
+}
+
+/// A GGUF on the Hub, every shard of a split one.
+async fn hub_gguf(src: &hub::Source, file: &str, status: WriteSignal<Option<Result<Vec<String>, String>>>) -> Result<Imported, String> {
+    let mut parts = Vec::new();
+    for shard in hub::shards(file) {
+        parts.push(remote_gguf(&src.file_url(&shard), &shard, status).await?);
+    }
+    let first = parts.remove(0).join_shards(parts);
+    Imported::from_gguf(&first).ok_or_else(|| format!("{file}: the header has no model shape ({})", first.unread.join("; ")))
+}
+
+/// A repository: its config.json if it has one, and its GGUF files to choose from.
+async fn hub_repo(
+    src: &hub::Source,
+    status: WriteSignal<Option<Result<Vec<String>, String>>>,
+) -> Result<(Option<Imported>, Vec<String>), String> {
+    status.set(Some(Ok(vec![format!("Reading the list of files of {}…", src.repo)])));
+    let listing = body_text(&fetch(&src.api_url(), None, &src.repo).await?).await?;
+    let files = hub::listed_files(&listing)?;
+    let ggufs = hub::gguf_files(&files);
+    if !files.iter().any(|f| f == "config.json") {
+        return Ok((None, ggufs));
+    }
+    status.set(Some(Ok(vec![format!("Reading {}'s config.json…", src.repo)])));
+    let text = body_text(&fetch(&src.file_url("config.json"), None, "its config.json").await?).await?;
+    let imported = config::from_config_json(&text).map(Imported::from_config)?;
+    Ok((Some(imported), ggufs))
+}
+
+async fn read_text(file: &web_sys::File) -> Result<String, String> {
+    if file.size() > 16.0 * 1024.0 * 1024.0 {
+        return Err("a config.json larger than 16 MB is not a config.json".into());
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .map_err(|_| "could not read the file".to_string())?;
+    text.as_string().ok_or_else(|| "the file is not text".into())
+}
+
+/// The import panel: `import-config` (textarea), `import-config-apply`, `import-file`, and the
+/// result or error in `import-status`.
+#[component]
+pub fn ImportPanel() -> impl IntoView {
+    let scenario = scenario();
+    let imported = expect_context::<RwSignal<Option<Imported>>>();
+    let commit = expect_context::<crate::web::state::UrlCommit>();
+    let (config_text, set_config_text) = signal(String::new());
+    let (status, set_status) = signal(None::<Result<Vec<String>, String>>);
+    let (busy, set_busy) = signal(false);
+
+    // An import lands in the scenario (with `src=` when it came from the Hub) and the link.
+    let land = move |i: Imported, src: Option<String>| {
+        let mut lines = i.summary.clone();
+        lines.extend(i.unread.iter().map(|u| format!("not read: {u}")));
+        lines.push(
+            "The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.".into(),
+        );
+        scenario.update(|s| {
+            i.apply_to(s);
+            if let Some(src) = src {
+                s.put(Key::Src, Value::Text(src));
+            }
+        });
+        imported.set(Some(i));
+        commit.0.run(());
+        lines
+    };
+    let accept = move |result: Result<Imported, String>| match result {
+        Ok(i) => set_status.set(Some(Ok(land(i, None)))),
+        Err(e) => set_status.set(Some(Err(e))),
+    };
+    // From a Hugging Face link: the only requests the page ever makes, and only on this click.
+    let (url_text, set_url_text) = signal(String::new());
+    let (url_status, set_url_status) = signal(None::<Result<Vec<String>, String>>);
+    let (hub_files, set_hub_files) = signal((None::<hub::Source>, Vec::<String>::new()));
+    let import_hub = move |src: hub::Source| {
+        wasm_bindgen_futures::spawn_local(async move {
+            let result = match &src.file {
+                Some(f) if f.ends_with(".gguf") => hub_gguf(&src, f, set_url_status).await.map(|i| (Some(i), Vec::new())),
+                Some(f) => Err(format!(
+                    "{f} is neither a .gguf file nor a repository: give the repository, or one of its .gguf files"
+                )),
+                None => hub_repo(&src, set_url_status).await,
+            };
+            match result {
+                Ok((Some(i), ggufs)) => {
+                    let mut lines = land(i, Some(src.key()));
+                    if !ggufs.is_empty() {
+                        lines.push(format!("{} GGUF files: choose one below for its exact size.", ggufs.len()));
+                    }
+                    set_hub_files.set((Some(src), ggufs));
+                    set_url_status.set(Some(Ok(lines)));
+                }
+                Ok((None, ggufs)) if ggufs.len() == 1 => {
+                    let file = src.with_file(&ggufs[0]);
+                    match hub_gguf(&file, &ggufs[0], set_url_status).await {
+                        Ok(i) => set_url_status.set(Some(Ok(land(i, Some(file.key()))))),
+                        Err(e) => set_url_status.set(Some(Err(e))),
+                    }
+                }
+                Ok((None, ggufs)) if !ggufs.is_empty() => {
+                    set_url_status.set(Some(Ok(vec![format!(
+                        "{} has no config.json but {} GGUF files: choose one.",
+                        src.repo,
+                        ggufs.len()
+                    )])));
+                    set_hub_files.set((Some(src), ggufs));
+                }
+                Ok((None, _)) => set_url_status.set(Some(Err(format!("{} has neither a config.json nor a GGUF file", src.repo)))),
+                Err(e) => set_url_status.set(Some(Err(e))),
+            }
+        });
+    };
+    let apply_url = move |_| match hub::Source::parse_input(&url_text.get_untracked()) {
+        Ok(src) => {
+            set_hub_files.set((None, Vec::new()));
+            import_hub(src);
+        }
+        Err(e) => set_url_status.set(Some(Err(e))),
+    };
+    let choose_file = move |ev: leptos::ev::Event| {
+        let file = event_target_value(&ev);
+        if let (Some(src), false) = (hub_files.get_untracked().0, file.is_empty()) {
+            import_hub(src.with_file(&file));
+        }
+    };
+    let apply_config = move || accept(config::from_config_json(&config_text.get_untracked()).map(Imported::from_config));
+    let take_file = move |file: web_sys::File| {
+        set_busy.set(true);
+        wasm_bindgen_futures::spawn_local(async move {
+            let name = file.name();
+            let result = if name.to_ascii_lowercase().ends_with(".json") {
+                match read_text(&file).await {
+                    Ok(text) => {
+                        set_config_text.set(text.clone());
+                        config::from_config_json(&text).map(Imported::from_config)
+                    }
+                    Err(e) => Err(e),
+                }
+            } else {
+                read_gguf(&file).await.and_then(|g| {
+                    Imported::from_gguf(&g).ok_or_else(|| format!("{name}: the header has no model shape ({})", g.unread.join("; ")))
+                })
+            };
+            accept(result.map_err(|e| format!("{name}: {e}")));
+            set_busy.set(false);
+        });
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let input: web_sys::HtmlInputElement = event_target(&ev);
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            take_file(file);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+            take_file(file);
+        }
+    };
+    view! {
+        <section class="import" aria-label="import a model" on:dragover=|ev| ev.prevent_default() on:drop=on_drop>
+            <h2>"Your own model"</h2>
+            <p class="hint">"Paste a Hugging Face config.json, or choose or drop a .gguf file: only its header is read, never the weights, and nothing leaves this page. Or give a Hugging Face link."</p>
+            <label class="field wide">
+                <span class="field-label">"config.json"</span>
+                <textarea rows="4" data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value={config_text} on:input={move |ev| set_config_text.set(event_target_value(&ev))}></textarea>
+            </label>
+            <div class="share-row">
+                <button type="button" data-testid="import-config-apply" on:click={move |_| apply_config()}>"Use this config"</button>
+                <label class="file">
+                    <span>"GGUF or config.json file: "</span>
+                    <input type="file" accept=".gguf,.json" data-testid="import-file" on:change={on_file} />
+                </label>
+            </div>
+            <label class="field wide">
+                <span class="field-label">"Hugging Face model"</span>
+                <input
+                    type="text"
+                    data-testid="import-url"
+                    placeholder="org/name, or a huggingface.co link to a repository or a .gguf file"
+                    prop:value=url_text
+                    on:input=move |ev| set_url_text.set(event_target_value(&ev))
+                />
+            </label>
+            <div class="share-row">
+                <button type="button" data-testid="import-url-apply" on:click=apply_url>"Read from Hugging Face"</button>
+                {move || (!hub_files.with(|f| f.1.is_empty())).then(|| view! {
+                    <select data-testid="import-url-file" on:change=choose_file>
+                        <option value="">"choose a GGUF file…"</option>
+                        {move || hub_files.get().1.into_iter().map(|f| { let label = f.clone(); view! { <option value=f>{label}</option> } }).collect_view()}
+                    </select>
+                })}
+            </div>
+            <p class="hint">
+                "This reads only the repository's file list, its config.json, or a GGUF file's header (by Range requests), from huggingface.co: the one request this page ever makes, and only when you press the button."
+            </p>
+            <div data-testid="import-url-status" class="import-status" role="status">
+                {move || match url_status.get() {
+                    Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),
+                    Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
+                    None => ().into_any(),
+                }}
+            </div>
+            <div data-testid="import-status" class="import-status" role="status">
+                {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
+                {move || match status.get() {
+                    Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),
+                    Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
+                    None => ().into_any(),
+                }}
+            </div>
+        </section>
+    }
+}

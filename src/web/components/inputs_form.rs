@@ -1,0 +1,96 @@
+//! Every input of the scenario, grouped as a person thinks of them.
+
+use leptos::prelude::*;
+
+use super::context_field::ContextField;
+use super::machine_picker::MachinePicker;
+use super::model_picker::ModelPicker;
+use super::number_field::NumberField;
+use super::select_field::SelectField;
+use crate::catalog::catalog;
+use crate::estimator::{Note, DEFAULT_RAM_BW_GBS, DEFAULT_RAM_GIB};
+use crate::scenario::{Key, Scenario, Value, DEFAULT_KV, DEFAULT_QUANT};
+use crate::web::state::scenario;
+
+/// The form: machine, model, weights and KV formats, context, placement, batch, speculation, prompt.
+#[component]
+pub fn InputsForm() -> impl IntoView {
+    let scenario = scenario();
+    let cat = catalog();
+    let quants: Vec<(String, String)> = cat
+        .quants
+        .iter()
+        .filter(|q| q.weights)
+        .map(|q| (q.id.clone(), format!("{} ({} bits/weight)", q.name, q.bpw)))
+        .collect();
+    let kv_types: Vec<(String, String)> = cat
+        .quants
+        .iter()
+        .filter(|q| q.kv)
+        .map(|q| (q.id.clone(), format!("{} ({} bits)", q.name, q.bpw)))
+        .collect();
+    let mut drafts: Vec<(String, String)> = vec![(String::new(), "none".into())];
+    drafts.extend(cat.models.iter().filter(|m| m.draft).map(|m| (m.id.clone(), m.name.clone())));
+    drafts.extend(
+        cat.models
+            .iter()
+            .filter(|m| !m.draft && m.params_b < 10.0)
+            .map(|m| (m.id.clone(), m.name.clone())),
+    );
+    let offload = move || scenario.with(Scenario::offload_experts);
+    // How the estimate used the placement: a share above what VRAM holds is capped.
+    let current = expect_context::<Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>>>();
+    let placement_note = move |pick: fn(&Note) -> bool| {
+        Signal::derive(move || {
+            current.with(|c| {
+                c.as_ref()
+                    .and_then(|(_, e)| e.notes.iter().find(|n| pick(n)).map(crate::report::views::note_text))
+            })
+        })
+    };
+    let frac_notice = placement_note(|n| matches!(n, Note::GpuFracCapped { .. }));
+    let ram_notice = placement_note(|n| matches!(n, Note::RamIgnored));
+    view! {
+        <form class="inputs" on:submit={|ev| ev.prevent_default()} aria-label="scenario">
+            <MachinePicker />
+            <ModelPicker />
+            <fieldset class="picker">
+                <legend>"Weights and context"</legend>
+                <SelectField key=Key::Quant label="Quantization" testid="input-quant" options=quants default=DEFAULT_QUANT />
+                <SelectField key=Key::Kv label="KV cache type" testid="input-kv" options=kv_types default=DEFAULT_KV />
+                <ContextField />
+                <NumberField key=Key::Prompt label="Prompt" hint="tokens" testid="input-prompt" />
+            </fieldset>
+            <fieldset class="picker">
+                <legend>"Placement"</legend>
+                <NumberField key=Key::GpuFrac label="Share of weights in VRAM (or memory)" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() notice=frac_notice />
+                <NumberField key=Key::Ram label="System RAM" hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
+                <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
+                <label class="field check">
+                    <input
+                        type="checkbox"
+                        data-testid="input-offload"
+                        prop:checked={offload}
+                        on:change={move |ev| {
+                            let on = event_target_checked(&ev);
+                            scenario.update(|s| match on {
+                                true => s.put(Key::Offload, Value::Text("experts".into())),
+                                false => s.clear(Key::Offload),
+                            });
+                        }}
+                    />
+                    <span>"Experts in RAM (MoE expert offload)"</span>
+                </label>
+                <NumberField key=Key::Tp label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
+                <NumberField key=Key::Split label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
+            </fieldset>
+            <fieldset class="picker">
+                <legend>"Batching and speculative decoding"</legend>
+                <NumberField key=Key::Batch label="Batch" hint="streams" testid="input-batch" placeholder="1 (single stream)".to_string() />
+                <SelectField key=Key::Draft label="Draft model" testid="input-draft" options=drafts default="" />
+                <NumberField key=Key::K label="Draft length" hint="tokens" testid="input-k" />
+                <NumberField key=Key::Accept label="Acceptance rate" hint="0–1" testid="input-accept" />
+            </fieldset>
+        </form>
+    }
+}

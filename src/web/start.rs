@@ -1,0 +1,49 @@
+//! Browser start-up: the panic hook, then the root component.
+
+use leptos::prelude::*;
+
+/// Installs the panic hook and mounts [`crate::web::components::app::App`] on the page body.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
+    mount_to_body(crate::web::components::app::App);
+}
+
+/// A panic stops the WebAssembly module for good, so instead of a frozen page this puts a
+/// readable message over it (`data-testid="panic"`) with a link that resets the scenario and
+/// one that reloads the same link. The message is set as text, never markup.
+pub fn show_panic(message: &str) {
+    web_sys::console::error_1(&format!("tokbound stopped: {message}").into());
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = document.body() else { return };
+    let build = || -> Option<web_sys::Element> {
+        let panel = document.create_element("div").ok()?;
+        panel.set_class_name("panic");
+        panel.set_attribute("role", "alert").ok()?;
+        panel.set_attribute("data-testid", "panic").ok()?;
+        let title = document.create_element("h2").ok()?;
+        title.set_text_content(Some("tokbound stopped with an internal error"));
+        let text = document.create_element("p").ok()?;
+        text.set_text_content(Some(
+            "The page cannot continue. Your scenario is still in the address bar; the error was:",
+        ));
+        let detail = document.create_element("pre").ok()?;
+        detail.set_text_content(Some(message));
+        let reset = document.create_element("a").ok()?;
+        reset.set_attribute("href", "./").ok()?;
+        reset.set_attribute("data-testid", "panic-reset").ok()?;
+        reset.set_text_content(Some("Reset the scenario"));
+        let reload = document.create_element("a").ok()?;
+        reload.set_attribute("href", &crate::web::browser::location_search()).ok()?;
+        reload.set_text_content(Some("Reload this link"));
+        for child in [&title, &text, &detail, &reset, &reload] {
+            panel.append_child(child).ok()?;
+        }
+        Some(panel)
+    };
+    if let Some(panel) = build() {
+        let _ = body.class_list().add_1("crashed");
+        let _ = body.prepend_with_node_1(&panel);
+    }
+}
