@@ -177,3 +177,29 @@ fn docs_scenario_md_lists_every_key_as_the_table_defines_it() {
     }
     assert_eq!(names.len(), KEYS.len(), "each key documented once");
 }
+
+#[test]
+fn each_default_and_word_is_defined_once() {
+    use tokbound::calibration::{Backend, Vendor, BACKEND_IDS, VENDOR_IDS};
+    use tokbound::scenario::{self as sc, Key};
+    // The ids read back to their variants, in order.
+    for (i, b) in Backend::ALL.into_iter().enumerate() {
+        assert_eq!((b.id(), Backend::parse(BACKEND_IDS[i])), (BACKEND_IDS[i], Some(b)));
+    }
+    for id in VENDOR_IDS {
+        assert_eq!(Vendor::parse(id).map(Vendor::id), Some(id));
+    }
+    // The numeric defaults the code uses are the ones links leave out.
+    for (key, value) in [
+        (Key::Ctx, sc::DEFAULT_CTX.to_string()),
+        (Key::Prompt, sc::DEFAULT_PROMPT.to_string()),
+        (Key::K, sc::DEFAULT_K.to_string()),
+        (Key::Accept, sc::DEFAULT_ACCEPT.to_string()),
+        (Key::Hw, sc::DEFAULT_HW.to_string()),
+        (Key::Model, sc::DEFAULT_MODEL.to_string()),
+        (Key::Quant, sc::DEFAULT_QUANT.to_string()),
+        (Key::Kv, sc::DEFAULT_KV.to_string()),
+    ] {
+        assert_eq!(key.spec().link_default, Some(value.as_str()), "{}", key.name());
+    }
+}

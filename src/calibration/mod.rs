@@ -66,17 +66,9 @@ impl Backend {
         Backend::Mlx,
     ];
 
-    /// The lowercase id used in files, links and the CLI.
+    /// The lowercase id used in files, links and the CLI ([`BACKEND_IDS`]).
     pub fn id(self) -> &'static str {
-        match self {
-            Backend::Cuda => "cuda",
-            Backend::Rocm => "rocm",
-            Backend::Vulkan => "vulkan",
-            Backend::Metal => "metal",
-            Backend::Sycl => "sycl",
-            Backend::Cpu => "cpu",
-            Backend::Mlx => "mlx",
-        }
+        BACKEND_IDS[self as usize]
     }
 
     pub fn parse(s: &str) -> Option<Backend> {
@@ -120,6 +112,12 @@ impl Backend {
     }
 }
 
+/// Every backend's id, in [`Backend`] order: the one list links, files and the CLI read.
+pub const BACKEND_IDS: [&str; 7] = ["cuda", "rocm", "vulkan", "metal", "sycl", "cpu", "mlx"];
+
+/// Every vendor's id, in [`Vendor`] order.
+pub const VENDOR_IDS: [&str; 5] = ["nvidia", "amd", "intel", "apple", "other"];
+
 /// Who makes the machine's GPU (its kernels, drivers and memory controllers differ).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Vendor {
@@ -143,15 +141,9 @@ impl Vendor {
         }
     }
 
-    /// The lowercase id data/calibration.csv uses.
+    /// The lowercase id data/calibration.csv and `vendor=` use ([`VENDOR_IDS`]).
     pub fn id(self) -> &'static str {
-        match self {
-            Vendor::Nvidia => "nvidia",
-            Vendor::Amd => "amd",
-            Vendor::Intel => "intel",
-            Vendor::Apple => "apple",
-            Vendor::Other => "other",
-        }
+        VENDOR_IDS[self as usize]
     }
 
     pub fn parse(s: &str) -> Option<Vendor> {

@@ -187,7 +187,7 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "`rtx-4090`",
-        link_default: Some("rtx-4090"),
+        link_default: Some(super::DEFAULT_HW),
     },
     KeySpec {
         key: Key::Bw,
@@ -261,7 +261,7 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::Backend,
         name: "backend",
         group: Group::Machine,
-        value: ValueKind::Choice(&["cuda", "rocm", "vulkan", "metal", "sycl", "cpu", "mlx"]),
+        value: ValueKind::Choice(&crate::calibration::BACKEND_IDS),
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "the runtime backend: `cuda`, `rocm`, `vulkan`, `metal`, `sycl`, `cpu` or `mlx` (picks the calibration fitted for it); one the machine cannot run is an error naming what it can (NVIDIA `cuda`/`vulkan`/`cpu`, AMD `rocm`/`vulkan`/`cpu`, Intel `sycl`/`vulkan`/`cpu`, Apple `metal`/`mlx`/`cpu`, a CPU `cpu`, a SoC its catalog list; a custom machine without `vendor` by kind: `gpu` any but `metal`/`mlx`, `soc` `vulkan`/`cpu`)",
         #[cfg(not(target_arch = "wasm32"))]
@@ -274,7 +274,7 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::Vendor,
         name: "vendor",
         group: Group::Machine,
-        value: ValueKind::Choice(&["nvidia", "amd", "intel", "apple", "other"]),
+        value: ValueKind::Choice(&crate::calibration::VENDOR_IDS),
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "a custom machine's GPU vendor: `nvidia`, `amd`, `intel`, `apple` or `other`; picks the calibration fitted for that vendor and the backends it can run (ignored, with a note, on a catalog machine)",
         #[cfg(not(target_arch = "wasm32"))]
@@ -294,7 +294,7 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "`llama.cpp`",
-        link_default: Some("llama.cpp"),
+        link_default: Some(ENGINES[0]),
     },
     KeySpec {
         key: Key::Cal,
@@ -333,7 +333,7 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "`qwen2.5-32b`",
-        link_default: Some("qwen2.5-32b"),
+        link_default: Some(super::DEFAULT_MODEL),
     },
     KeySpec {
         key: Key::Src,
@@ -762,7 +762,7 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "`q4_k_m` (custom models too)",
-        link_default: Some("q4_k_m"),
+        link_default: Some(super::DEFAULT_QUANT),
     },
     KeySpec {
         key: Key::Bpw,
@@ -814,7 +814,7 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "`f16`",
-        link_default: Some("f16"),
+        link_default: Some(super::DEFAULT_KV),
     },
     KeySpec {
         key: Key::GpuFrac,

@@ -17,7 +17,6 @@ use super::quant_table::QuantTable;
 use super::share_panel::SharePanel;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
-use crate::report::imported::Imported;
 use crate::report::views;
 use crate::scenario::{Presentation, Scenario};
 use crate::web::browser;
@@ -36,9 +35,6 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(initial);
     provide_context(scenario);
     let (notices, set_notices) = signal(initial_notices);
-
-    let imported = RwSignal::new(None::<Imported>);
-    provide_context(imported);
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));

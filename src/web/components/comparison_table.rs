@@ -75,6 +75,11 @@ pub fn ComparisonTable(
         focusable: false,
     });
     let newest = StoredValue::new(0u64);
+    // An Effect that writes a signal, on purpose: a new estimate's numbers are painted in place
+    // first and the rows re-sorted after that paint (`live.later`), because moving rows re-lays
+    // out the whole table and would hold back the frame with the new headline past the 16 ms
+    // keystroke budget. A memo could not defer the work; a sort or filter someone chose is
+    // applied at once.
     Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
         let next = order.get();
         let now = (sort.get(), kind.get());

@@ -147,7 +147,6 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
 #[component]
 pub fn ImportPanel() -> impl IntoView {
     let scenario = scenario();
-    let imported = expect_context::<RwSignal<Option<Imported>>>();
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (config_text, set_config_text) = signal(String::new());
     let (status, set_status) = signal(None::<Result<Vec<String>, String>>);
@@ -166,7 +165,6 @@ pub fn ImportPanel() -> impl IntoView {
                 s.put(Key::Src, Value::Text(src));
             }
         });
-        imported.set(Some(i));
         commit.0.run(());
         lines
     };
