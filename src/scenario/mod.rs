@@ -24,6 +24,19 @@ pub const DEFAULT_PROMPT: u32 = 1024;
 pub const DEFAULT_K: u32 = 4;
 pub const DEFAULT_ACCEPT: f64 = 0.7;
 
+/// What resolving a scenario found wrong, and what it had to assume.
+#[derive(Default)]
+struct Resolving {
+    issues: Vec<KeyIssue>,
+    notes: Vec<Note>,
+}
+
+impl Resolving {
+    fn fail(&mut self, key: Key, problem: String) {
+        self.issues.push(KeyIssue { key, problem });
+    }
+}
+
 /// A size as the user wrote it, kept in its unit so links round-trip exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Size {
@@ -364,13 +377,55 @@ impl Scenario {
     /// Resolves ids against the catalogs and fills defaults. Every key that cannot be used is
     /// reported (an unknown id names the nearest ones).
     pub fn resolve(&self, cat: &Catalog) -> Result<Inputs, Vec<KeyIssue>> {
-        let mut issues = Vec::new();
-        let mut fail = |key: Key, problem: String| issues.push(KeyIssue { key, problem });
+        let mut r = Resolving::default();
+        let machine = self.resolve_machine(cat, &mut r);
+        let machine = self.apply_engine(cat, machine, &mut r);
+        let quant = self.resolve_weights(cat, &mut r);
+        let model = self.resolve_model(cat, &mut r);
+        let kv_bits = match cat.kv_type(self.text(Key::Kv).unwrap_or(DEFAULT_KV)) {
+            Ok(q) => Some(q.bpw),
+            Err(e) => {
+                r.fail(Key::Kv, e);
+                None
+            }
+        };
+        let context = self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64;
+        let speculation = self.resolve_draft(cat, quant, kv_bits, context, &mut r);
+        if !r.issues.is_empty() {
+            return Err(r.issues);
+        }
+        let (Some(machine), Some(model), Some(weights), Some(kv_bits)) = (machine, model, quant, kv_bits) else {
+            return Err(vec![KeyIssue {
+                key: Key::V,
+                problem: "scenario incomplete".into(),
+            }]);
+        };
+        Ok(Inputs {
+            machine,
+            model,
+            weights,
+            context,
+            kv_bits,
+            placement: Placement {
+                gpu_frac: self.number(Key::GpuFrac),
+                ram_bw_gbs: self.number(Key::RamBw).unwrap_or(estimator::DEFAULT_RAM_BW_GBS),
+                expert_offload: self.offload_experts(),
+            },
+            tp: self.whole(Key::Tp).unwrap_or(1),
+            split: self.whole(Key::Split).unwrap_or(1),
+            batch: self.whole(Key::Batch),
+            speculation,
+            prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
+            notes: r.notes,
+        })
+    }
 
-        // Machine: a catalog id, or custom when bw is given without hw.
-        let mut notes = Vec::new();
+    /// The machine: a catalog id, or custom when bw is given without hw; the keys that go with
+    /// it checked (a backend it runs, a custom machine's bandwidth), and what the scenario sets
+    /// on it (usable share, RAM, a measured bandwidth, the user's own calibration).
+    fn resolve_machine(&self, cat: &Catalog, r: &mut Resolving) -> Option<MachineSpec> {
         if !self.has(Key::Hw) && !self.has(Key::Bw) && self.has(Key::Kind) {
-            fail(
+            r.fail(
                 Key::Bw,
                 "a custom machine (kind=…) needs its memory bandwidth: give bw= in GB/s, or choose a catalog machine (hw=…)".into(),
             );
@@ -378,16 +433,16 @@ impl Scenario {
         if let Some(b) = self.backend_choice() {
             let (allowed, name) = self.allowed_backends(cat);
             if !allowed.contains(&b) {
-                fail(
+                r.fail(
                     Key::Backend,
                     format!("{} does not run on {name}: it runs {}", b.id(), Backend::list(&allowed)),
                 );
             }
         }
         if self.has(Key::Vendor) && !self.is_custom_machine() {
-            notes.push(Note::VendorIgnored);
+            r.notes.push(Note::VendorIgnored);
         }
-        let machine = if self.is_custom_machine() {
+        if self.is_custom_machine() {
             let kind = self.kind().unwrap_or(Kind::Gpu);
             Some(MachineSpec {
                 name: "custom machine".into(),
@@ -412,7 +467,7 @@ impl Scenario {
                     })
                 }
                 Err(e) => {
-                    fail(Key::Hw, e);
+                    r.fail(Key::Hw, e);
                     None
                 }
             }
@@ -427,41 +482,43 @@ impl Scenario {
             };
             match (m.kind, self.number(Key::Ram)) {
                 (Kind::Gpu, Some(r)) => m.ram_gib = r,
-                (_, Some(_)) => notes.push(Note::RamIgnored),
+                (_, Some(_)) => r.notes.push(Note::RamIgnored),
                 _ => {}
             }
             if let Some(how) = self.text(Key::Measured) {
-                notes.push(Note::Measured { webgpu: how == "webgpu" });
+                r.notes.push(Note::Measured { webgpu: how == "webgpu" });
             }
             // The user's own calibration, for the machine it was fitted for.
             if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibration::user::parse_cal(c).ok()) {
                 if fitted_for == self.machine_key() {
                     m.time.own = fit.apply(&m.time.own);
                     m.time.band = ((1.0 - fit.band).max(0.05), 1.0 + fit.band);
-                    notes.push(Note::Calibrated {
+                    r.notes.push(Note::Calibrated {
                         efficiency: fit.efficiency,
                         band: fit.band,
                     });
                 } else {
-                    notes.push(Note::CalibrationForOtherMachine { fitted_for });
+                    r.notes.push(Note::CalibrationForOtherMachine { fitted_for });
                 }
             }
             m
-        });
+        })
+    }
 
-        // The engine: what it runs on, and its own fit of system RAM's streaming where it has runs.
+    /// The engine: what it runs on, and its own fit of system RAM's streaming where it has runs.
+    fn apply_engine(&self, cat: &Catalog, machine: Option<MachineSpec>, r: &mut Resolving) -> Option<MachineSpec> {
         let engine = self.text(Key::Engine).unwrap_or(keys::ENGINES[0]);
         let backend = self.backend(cat);
         if engine == "ktransformers" && !matches!(backend, Backend::Cuda | Backend::Cpu) {
-            fail(Key::Engine, format!("ktransformers runs cuda or cpu, not {}", backend.id()));
+            r.fail(Key::Engine, format!("ktransformers runs cuda or cpu, not {}", backend.id()));
         }
         if backend == Backend::Mlx && engine != keys::ENGINES[0] {
-            fail(
+            r.fail(
                 Key::Engine,
                 "MLX is its own runtime (backend=mlx): engine= names a llama.cpp-family runtime or ktransformers".into(),
             );
         }
-        let machine = machine.map(|mut m| {
+        machine.map(|mut m| {
             let own = crate::catalog::calibration().ram_for(engine);
             let side = match m.kind {
                 Kind::Cpu => own.and_then(|f| f.cpu),
@@ -471,16 +528,18 @@ impl Scenario {
             match (side, m.kind) {
                 (Some((w, _)), Kind::Cpu) => m.time.own.weight = w,
                 (Some((w, _)), _) => m.time.slow.weight = w,
-                (None, Kind::Cpu | Kind::Gpu) if self.has(Key::Engine) => notes.push(Note::EngineNotFitted {
+                (None, Kind::Cpu | Kind::Gpu) if self.has(Key::Engine) => r.notes.push(Note::EngineNotFitted {
                     engine: engine.to_string(),
                 }),
                 _ => {}
             }
             m
-        });
+        })
+    }
 
-        // Weights format.
-        let quant = match (self.number(Key::Bpw), self.size(Key::Weights)) {
+    /// The weights' format: a file size, bits per weight, or a catalog format.
+    fn resolve_weights(&self, cat: &Catalog, r: &mut Resolving) -> Option<WeightSpec> {
+        match (self.number(Key::Bpw), self.size(Key::Weights)) {
             (_, Some(w)) => Some(WeightSpec::File { bytes: w.bytes() }),
             (Some(bpw), None) => Some(WeightSpec::Bits { bpw, other_bpw: None }),
             // Custom models too: the format, like every unset key, is the default scenario's.
@@ -490,17 +549,19 @@ impl Scenario {
                     other_bpw: q.other_bpw,
                 }),
                 Err(e) => {
-                    fail(Key::Quant, e);
+                    r.fail(Key::Quant, e);
                     None
                 }
             },
-        };
+        }
+    }
 
-        // Model: a catalog id, or custom when custom keys or a weight file stand without one; with
-        // the architecture keys, an exact architecture.
-        let model = if self.is_custom_model() && self.has(Key::Hidden) {
+    /// The model: a catalog id, or custom when custom keys or a weight file stand without one;
+    /// with the architecture keys, an exact architecture.
+    fn resolve_model(&self, cat: &Catalog, r: &mut Resolving) -> Option<ModelSpec> {
+        if self.is_custom_model() && self.has(Key::Hidden) {
             if self.has(Key::Params) || self.has(Key::Active) {
-                notes.push(Note::ArchOverridesParams);
+                r.notes.push(Note::ArchOverridesParams);
             }
             match self.custom_arch() {
                 Ok(arch) => Some(ModelSpec::Arch {
@@ -510,7 +571,7 @@ impl Scenario {
                 }),
                 Err(issues) => {
                     for (k, p) in issues {
-                        fail(k, p);
+                        r.fail(k, p);
                     }
                     None
                 }
@@ -518,49 +579,14 @@ impl Scenario {
         } else if self.is_custom_model() {
             let (params, active) = (self.number(Key::Params), self.number(Key::Active));
             if params.is_none() && !self.has(Key::Weights) {
-                fail(Key::Params, "a custom model needs params (billions) or weights (file size)".into());
+                r.fail(Key::Params, "a custom model needs params (billions) or weights (file size)".into());
             }
             if let (Some(p), Some(a)) = (params, active) {
                 if a > p {
-                    fail(Key::Active, format!("{a} is more than params ({p})"));
+                    r.fail(Key::Active, format!("{a} is more than params ({p})"));
                 }
             }
-            // A mixture of experts described by its counts: experts and top_k go together, with
-            // params and active to split the weights between shared and routed ones.
-            let routing = match (self.whole(Key::Experts), self.whole(Key::TopK)) {
-                (Some(e), Some(k)) => {
-                    match (params, active) {
-                        (Some(p), Some(a)) if a < p && k < e => match estimator::custom_split(params, active, Some((e, k))) {
-                            Some((_, shared)) if shared >= 0.0 => {
-                                notes.push(Note::CustomMoe { experts: e, top_k: k, params_b: p, active_b: a });
-                            }
-                            _ => fail(
-                                Key::Experts,
-                                format!("{e} experts of which {k} per token cannot hold {p}B in all with {a}B active: the routed experts would outweigh the whole model"),
-                            ),
-                        },
-                        (Some(_), Some(_)) if k >= e => fail(Key::TopK, format!("{k} is not fewer than experts ({e})")),
-                        _ => fail(Key::Active, "a custom mixture of experts (experts=, top_k=) needs params and active, active below params".into()),
-                    }
-                    Some((e, k))
-                }
-                (Some(_), None) => {
-                    fail(Key::TopK, "experts= needs top_k= (experts each token is routed to)".into());
-                    None
-                }
-                (None, Some(_)) => {
-                    fail(Key::Experts, "top_k= needs experts= (routed experts per layer)".into());
-                    None
-                }
-                (None, None) => {
-                    if let (Some(p), Some(a)) = (params, active) {
-                        if a < p * 0.999 {
-                            notes.push(Note::CustomMoeAssumed);
-                        }
-                    }
-                    None
-                }
-            };
+            let routing = self.custom_routing(params, active, r);
             Some(ModelSpec::Custom {
                 params_b: params,
                 active_b: active,
@@ -577,21 +603,63 @@ impl Scenario {
                     max_context: m.max_context,
                 }),
                 Err(e) => {
-                    fail(Key::Model, e);
+                    r.fail(Key::Model, e);
                     None
                 }
             }
-        };
+        }
+    }
 
-        let kv_bits = match cat.kv_type(self.text(Key::Kv).unwrap_or(DEFAULT_KV)) {
-            Ok(q) => Some(q.bpw),
-            Err(e) => {
-                fail(Key::Kv, e);
+    /// A custom mixture of experts described by its counts: experts and top_k go together, with
+    /// params and active to split the weights between shared and routed ones.
+    fn custom_routing(&self, params: Option<f64>, active: Option<f64>, r: &mut Resolving) -> Option<(u32, u32)> {
+        // A mixture of experts described by its counts: experts and top_k go together, with
+        // params and active to split the weights between shared and routed ones.
+        match (self.whole(Key::Experts), self.whole(Key::TopK)) {
+            (Some(e), Some(k)) => {
+                match (params, active) {
+                    (Some(p), Some(a)) if a < p && k < e => match estimator::custom_split(params, active, Some((e, k))) {
+                        Some((_, shared)) if shared >= 0.0 => {
+                            r.notes.push(Note::CustomMoe { experts: e, top_k: k, params_b: p, active_b: a });
+                        }
+                        _ => r.fail(
+                            Key::Experts,
+                            format!("{e} experts of which {k} per token cannot hold {p}B in all with {a}B active: the routed experts would outweigh the whole model"),
+                        ),
+                    },
+                    (Some(_), Some(_)) if k >= e => r.fail(Key::TopK, format!("{k} is not fewer than experts ({e})")),
+                    _ => r.fail(Key::Active, "a custom mixture of experts (experts=, top_k=) needs params and active, active below params".into()),
+                }
+                Some((e, k))
+            }
+            (Some(_), None) => {
+                r.fail(Key::TopK, "experts= needs top_k= (experts each token is routed to)".into());
                 None
             }
-        };
+            (None, Some(_)) => {
+                r.fail(Key::Experts, "top_k= needs experts= (routed experts per layer)".into());
+                None
+            }
+            (None, None) => {
+                if let (Some(p), Some(a)) = (params, active) {
+                    if a < p * 0.999 {
+                        r.notes.push(Note::CustomMoeAssumed);
+                    }
+                }
+                None
+            }
+        }
+    }
 
-        let context = self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64;
+    /// The draft model for speculative decoding, by catalog id or by its file size.
+    fn resolve_draft(
+        &self,
+        cat: &Catalog,
+        quant: Option<WeightSpec>,
+        kv_bits: Option<f64>,
+        context: f64,
+        r: &mut Resolving,
+    ) -> Option<Speculation> {
         // (weights read per token, stored, KV cache at the context)
         let draft = match (self.text(Key::Draft), self.size(Key::DraftWeights)) {
             (_, Some(w)) => Some((w.bytes(), w.bytes(), None, PassShape::default())),
@@ -614,47 +682,19 @@ impl Scenario {
                     ))
                 }
                 Err(e) => {
-                    fail(Key::Draft, e);
+                    r.fail(Key::Draft, e);
                     None
                 }
             },
             (None, None) => None,
         };
-        let speculation = draft.map(|(draft_bytes, draft_stored_bytes, draft_kv_bytes, draft_shape)| Speculation {
+        draft.map(|(draft_bytes, draft_stored_bytes, draft_kv_bytes, draft_shape)| Speculation {
             draft_bytes,
             draft_stored_bytes,
             draft_kv_bytes,
             draft_shape,
             k: self.whole(Key::K).unwrap_or(DEFAULT_K),
             accept: self.number(Key::Accept).unwrap_or(DEFAULT_ACCEPT),
-        });
-
-        if !issues.is_empty() {
-            return Err(issues);
-        }
-        let (Some(machine), Some(model), Some(weights), Some(kv_bits)) = (machine, model, quant, kv_bits) else {
-            return Err(vec![KeyIssue {
-                key: Key::V,
-                problem: "scenario incomplete".into(),
-            }]);
-        };
-        Ok(Inputs {
-            machine,
-            model,
-            weights,
-            context,
-            kv_bits,
-            placement: Placement {
-                gpu_frac: self.number(Key::GpuFrac),
-                ram_bw_gbs: self.number(Key::RamBw).unwrap_or(estimator::DEFAULT_RAM_BW_GBS),
-                expert_offload: self.offload_experts(),
-            },
-            tp: self.whole(Key::Tp).unwrap_or(1),
-            split: self.whole(Key::Split).unwrap_or(1),
-            batch: self.whole(Key::Batch),
-            speculation,
-            prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
-            notes,
         })
     }
 
