@@ -965,37 +965,63 @@ pub fn memory_fit(inp: &Inputs) -> (Option<bool>, f64) {
 /// Runs the whole arithmetic for one scenario.
 pub fn estimate(inp: &Inputs) -> Estimate {
     let mut notes = inp.notes.clone();
+    let placed = place(inp);
     let Placed {
-        wb,
-        kv,
-        kv_total,
-        lay,
-        pools,
-    } = place(inp);
-    let t_ceiling = memory_seconds(&pools);
+        wb, kv, kv_total, pools, ..
+    } = &placed;
+    let t_ceiling = memory_seconds(pools);
     let weights_read = wb.read(inp.routing(), 1.0);
     let bytes = BytesPerToken {
         weights: weights_read,
-        kv,
+        kv: *kv,
         total: weights_read + kv,
     };
     let ceiling = if t_ceiling > 0.0 { 1.0 / t_ceiling } else { 0.0 };
 
     let time = &inp.machine.time;
-    let shape = inp.pass_shape();
-    let roofline = roofline(inp, &wb, &pools, weights_read);
-    let t_expected = time.step_seconds(&shape, &pools);
+    let roofline = roofline(inp, wb, pools, weights_read);
+    let t_expected = time.step_seconds(&inp.pass_shape(), pools);
     let cap = roofline.compute_ceiling_tok_s.map_or(ceiling, |c| c.min(ceiling));
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(cap) } else { 0.0 };
     let (lo, hi) = time.band;
-    let expected_low = expected * lo;
-    let expected_high = (expected * hi).min(cap);
 
     let needed = wb.stored + kv_total + fixed_overhead(inp);
     let available = inp.capacity_bytes();
-    let fits = available.map(|_| pools.iter().all(|p| p.fits));
-    // The first pool that does not hold what it is given spills into the next.
-    let spill = pools.iter().position(|p| !p.fits).map(|i| {
+    placement_notes(inp, &placed, needed, &mut notes);
+    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let (ttft_s, prefill_tok_s) = prefill(inp, &placed, flops, &mut notes);
+    let batch = inp.batch.map(|b| batch_result(inp, &placed, flops, b.max(1)));
+    let speculative = inp
+        .speculation
+        .map(|s| speculative_result(inp, &placed, flops, &s, expected, &mut notes));
+
+    Estimate {
+        ceiling_tok_s: ceiling,
+        compute_ceiling_tok_s: roofline.compute_ceiling_tok_s,
+        pool_bounds: roofline.pool_bounds,
+        bound: roofline.bound,
+        expected_tok_s: expected,
+        expected_low_tok_s: expected * lo,
+        expected_high_tok_s: (expected * hi).min(cap),
+        bytes_per_token: bytes,
+        memory_needed_bytes: needed,
+        memory_available_bytes: available,
+        fits: available.map(|_| pools.iter().all(|p| p.fits)),
+        spill: spill_of(pools, weights_read),
+        stored_weight_bytes: wb.stored,
+        pools: placed.pools,
+        ttft_s,
+        prefill_tok_s,
+        batch,
+        speculative,
+        notes,
+    }
+}
+
+/// Where memory overflows: the first pool that does not hold what it is given spills into the
+/// next.
+fn spill_of(pools: &[PoolRead], weights_read: f64) -> Option<Spill> {
+    pools.iter().position(|p| !p.fits).map(|i| {
         let from = &pools[i];
         let slow: f64 = pools[i + 1..].iter().map(|p| p.weight_bytes).sum();
         Spill {
@@ -1008,7 +1034,13 @@ pub fn estimate(inp: &Inputs) -> Estimate {
                 .max_by(|a, b| a.seconds.total_cmp(&b.seconds))
                 .map_or(from.pool, |p| p.pool),
         }
-    });
+    })
+}
+
+/// What the placement had to assume or could not do: experts in RAM or not, weights read from
+/// disk and what would avoid it, a capped share, unknown memory, a context past training.
+fn placement_notes(inp: &Inputs, placed: &Placed, needed: f64, notes: &mut Vec<Note>) {
+    let Placed { wb, lay, pools, .. } = placed;
     if lay.expert_offload {
         notes.push(Note::ExpertOffload);
     } else if inp.placement.expert_offload {
@@ -1031,7 +1063,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     if let Some((asked, held)) = lay.capped {
         notes.push(Note::GpuFracCapped { asked, held });
     }
-    if available.is_none() {
+    if inp.capacity_bytes().is_none() {
         notes.push(Note::MemoryUnknown);
     }
     if let ModelSpec::Custom { layers: None, .. } | ModelSpec::Custom { kv_heads: None, .. } | ModelSpec::Custom { head_dim: None, .. } =
@@ -1048,17 +1080,19 @@ pub fn estimate(inp: &Inputs) -> Estimate {
             notes.push(Note::ContextBeyondTrained { trained });
         }
     }
+}
 
-    // Prefill: compute-bound, never faster than one read of the weights.
-    let flops_per_s = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
-    let (ttft_s, prefill_tok_s) = match (flops_per_s, wb.active_params) {
+/// Prefill (time to first token, prefill tok/s): compute-bound, never faster than one read of
+/// the weights; unknown without a compute figure or a parameter count.
+fn prefill(inp: &Inputs, placed: &Placed, flops: Option<f64>, notes: &mut Vec<Note>) -> (Option<f64>, Option<f64>) {
+    let Placed { wb, lay, kv_total, .. } = placed;
+    match (flops, wb.active_params) {
         (Some(f), Some(active)) if inp.prompt > 0.0 => {
-            let flops = 2.0 * active * inp.prompt + inp.arch().map_or(0.0, |a| a.attention_flops(inp.prompt));
-            let prompt_tokens = inp.prompt;
+            let work = 2.0 * active * inp.prompt + inp.arch().map_or(0.0, |a| a.attention_flops(inp.prompt));
             let prompt_kv = inp.kv_bytes(inp.prompt);
-            let read_all = memory_seconds(&pool_reads(inp, &wb, &lay, prompt_tokens, prompt_kv, kv_total));
-            let t = (flops / (f * PREFILL_UTILIZATION)).max(read_all);
-            (Some(t), Some(prompt_tokens / t))
+            let read_all = memory_seconds(&pool_reads(inp, wb, lay, inp.prompt, prompt_kv, *kv_total));
+            let t = (work / (f * PREFILL_UTILIZATION)).max(read_all);
+            (Some(t), Some(inp.prompt / t))
         }
         (None, _) if inp.prompt > 0.0 => {
             notes.push(Note::PrefillNoTflops);
@@ -1069,119 +1103,105 @@ pub fn estimate(inp: &Inputs) -> Estimate {
             (None, None)
         }
         _ => (None, None),
-    };
+    }
+}
 
-    // One step of `tokens` tokens reading `kv_read` bytes of KV cache: the memory time at peak
-    // (for ceilings) or as expected, against the compute time.
-    let compute_seconds = |tokens: f64| match (flops_per_s, wb.active_params) {
+/// The compute time of one step of `tokens` tokens at peak (0 where unknown).
+fn compute_seconds(flops: Option<f64>, active_params: Option<f64>, tokens: f64) -> f64 {
+    match (flops, active_params) {
         (Some(f), Some(a)) => 2.0 * a * tokens / f,
         _ => 0.0,
-    };
+    }
+}
 
-    let batch = inp.batch.map(|b| {
-        let b = b.max(1);
-        let max_streams = max_streams(inp, &wb, kv);
-        let fits = max_streams.map(|m| b <= m);
-        if let (Some(false), Some(m)) = (fits, max_streams) {
-            let free = inp.capacity_bytes().map_or(0.0, |c| (c - fixed_overhead(inp) - wb.stored).max(0.0));
-            return BatchResult {
-                size: b,
-                aggregate_tok_s: None,
-                per_stream_tok_s: None,
-                compute_bound_from: None,
-                max_streams,
-                fits,
-                note: Some(Note::BatchPastMemory {
-                    needed_bytes: kv * b as f64,
-                    free_bytes: free,
-                    max_streams: m,
-                }),
-            };
-        }
-        match (flops_per_s, wb.active_params) {
-            (Some(f), Some(a)) => {
-                let step = memory_seconds(&pool_reads(inp, &wb, &lay, b as f64, kv * b as f64, kv_total)).max(compute_seconds(b as f64));
-                let compute_bound_from = first_compute_bound(|n| {
-                    let kv_n = kv * n as f64;
-                    let lay_n = layout(inp, &wb, kv_n);
-                    2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, &wb, &lay_n, n as f64, kv_n, kv_n))
-                });
-                BatchResult {
-                    size: b,
-                    aggregate_tok_s: Some(b as f64 / step),
-                    per_stream_tok_s: Some(1.0 / step),
-                    compute_bound_from,
-                    max_streams,
-                    fits,
-                    note: None,
-                }
-            }
-            _ => BatchResult {
-                size: b,
-                aggregate_tok_s: None,
-                per_stream_tok_s: None,
-                compute_bound_from: None,
-                max_streams,
-                fits,
-                note: Some(Note::BatchNeedsTflops),
-            },
-        }
-    });
-
-    let speculative = inp.speculation.map(|s| {
-        let drafted = s.k.max(1);
-        let k = f64::from(drafted);
-        let a = s.accept.clamp(0.0, 1.0);
-        let tokens_per_step = if a >= 1.0 {
-            k + 1.0
-        } else {
-            (1.0 - a.powi(i32::try_from(drafted).map_or(i32::MAX, |n| n.saturating_add(1)))) / (1.0 - a)
-        };
-        if s.draft_kv_bytes.is_none() {
-            notes.push(Note::DraftKvNotModelled);
-        }
-        // The draft lives in the fast pool: its own fixed cost, weights and KV cache per token.
-        let bw = inp.fast_bandwidth_gbs() * GB;
-        let t_draft = time
-            .own
-            .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
-        // The target verifies k + 1 tokens in one pass: each routes to its own experts.
-        let verify_shape = PassShape {
-            expert_matmuls: inp
-                .arch()
-                .map_or(shape.expert_matmuls, |a| a.experts_touched(k + 1.0) * a.moe_layers()),
-            ..shape
-        };
-        let t_verify = time
-            .step_seconds(&verify_shape, &pool_reads(inp, &wb, &lay, k + 1.0, kv, kv_total))
-            .max(compute_seconds(k + 1.0));
-        let tok_s = tokens_per_step / (k * t_draft + t_verify);
-        SpecResult {
-            tok_s,
-            speedup: if expected > 0.0 { tok_s / expected } else { 0.0 },
-            tokens_per_step,
-        }
-    });
-
-    Estimate {
-        ceiling_tok_s: ceiling,
-        compute_ceiling_tok_s: roofline.compute_ceiling_tok_s,
-        pool_bounds: roofline.pool_bounds,
-        bound: roofline.bound,
-        expected_tok_s: expected,
-        expected_low_tok_s: expected_low,
-        expected_high_tok_s: expected_high,
-        bytes_per_token: bytes,
-        pools,
-        memory_needed_bytes: needed,
-        memory_available_bytes: available,
+/// A batch of `b` streams: bounded by memory (the streams' KV caches must fit) and by compute.
+fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> BatchResult {
+    let Placed { wb, lay, kv, kv_total, .. } = placed;
+    let max_streams = max_streams(inp, wb, *kv);
+    let fits = max_streams.map(|m| b <= m);
+    let empty = |note: Note| BatchResult {
+        size: b,
+        aggregate_tok_s: None,
+        per_stream_tok_s: None,
+        compute_bound_from: None,
+        max_streams,
         fits,
-        spill,
-        stored_weight_bytes: wb.stored,
-        ttft_s,
-        prefill_tok_s,
-        batch,
-        speculative,
-        notes,
+        note: Some(note),
+    };
+    if let (Some(false), Some(m)) = (fits, max_streams) {
+        let free = inp.capacity_bytes().map_or(0.0, |c| (c - fixed_overhead(inp) - wb.stored).max(0.0));
+        return empty(Note::BatchPastMemory {
+            needed_bytes: kv * b as f64,
+            free_bytes: free,
+            max_streams: m,
+        });
+    }
+    let (Some(f), Some(a)) = (flops, wb.active_params) else {
+        return empty(Note::BatchNeedsTflops);
+    };
+    let step = memory_seconds(&pool_reads(inp, wb, lay, b as f64, kv * b as f64, *kv_total)).max(compute_seconds(
+        flops,
+        wb.active_params,
+        b as f64,
+    ));
+    let compute_bound_from = first_compute_bound(|n| {
+        let kv_n = kv * n as f64;
+        let lay_n = layout(inp, wb, kv_n);
+        2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, wb, &lay_n, n as f64, kv_n, kv_n))
+    });
+    BatchResult {
+        size: b,
+        aggregate_tok_s: Some(b as f64 / step),
+        per_stream_tok_s: Some(1.0 / step),
+        compute_bound_from,
+        max_streams,
+        fits,
+        note: None,
+    }
+}
+
+/// Speculative decoding: a draft proposes k tokens, the target verifies k + 1 in one pass.
+fn speculative_result(
+    inp: &Inputs,
+    placed: &Placed,
+    flops: Option<f64>,
+    s: &Speculation,
+    expected: f64,
+    notes: &mut Vec<Note>,
+) -> SpecResult {
+    let Placed { wb, lay, kv, kv_total, .. } = placed;
+    let time = &inp.machine.time;
+    let shape = inp.pass_shape();
+    let drafted = s.k.max(1);
+    let k = f64::from(drafted);
+    let a = s.accept.clamp(0.0, 1.0);
+    let tokens_per_step = if a >= 1.0 {
+        k + 1.0
+    } else {
+        (1.0 - a.powi(i32::try_from(drafted).map_or(i32::MAX, |n| n.saturating_add(1)))) / (1.0 - a)
+    };
+    if s.draft_kv_bytes.is_none() {
+        notes.push(Note::DraftKvNotModelled);
+    }
+    // The draft lives in the fast pool: its own fixed cost, weights and KV cache per token.
+    let bw = inp.fast_bandwidth_gbs() * GB;
+    let t_draft = time
+        .own
+        .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
+    // The target verifies k + 1 tokens in one pass: each routes to its own experts.
+    let verify_shape = PassShape {
+        expert_matmuls: inp
+            .arch()
+            .map_or(shape.expert_matmuls, |a| a.experts_touched(k + 1.0) * a.moe_layers()),
+        ..shape
+    };
+    let t_verify = time
+        .step_seconds(&verify_shape, &pool_reads(inp, wb, lay, k + 1.0, *kv, *kv_total))
+        .max(compute_seconds(flops, wb.active_params, k + 1.0));
+    let tok_s = tokens_per_step / (k * t_draft + t_verify);
+    SpecResult {
+        tok_s,
+        speedup: if expected > 0.0 { tok_s / expected } else { 0.0 },
+        tokens_per_step,
     }
 }
