@@ -47,65 +47,47 @@ fn references(text: &str) -> BTreeSet<(String, String)> {
     out
 }
 
-#[test]
-fn layers_point_one_way() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut problems = Vec::new();
-    let mut layer_edges: BTreeSet<(String, String)> = BTreeSet::new();
-    // (folder, file) → the sibling files it names.
-    let mut sibling_edges: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-    let mut checked = 0;
-    for file in &files {
-        let rel = file.strip_prefix(&src).unwrap();
-        let parts: Vec<String> = rel
-            .iter()
-            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
-            .collect();
-        let text = std::fs::read_to_string(file).unwrap();
-        if parts.len() == 1 {
-            // The top of src/ keeps lib.rs and main.rs only.
-            assert!(
-                matches!(parts[0].as_str(), "lib" | "main"),
-                "{} is a loose file at the top of src/",
-                rel.display()
-            );
-            continue;
-        }
+/// What the files import: layer → layers it names, and (folder, file) → sibling files it names.
+#[derive(Default)]
+struct Graph {
+    problems: Vec<String>,
+    layers: BTreeSet<(String, String)>,
+    siblings: BTreeMap<(String, String), BTreeSet<String>>,
+    checked: usize,
+}
+
+impl Graph {
+    /// Records one file's imports; `parts` is its path under src/ without `.rs`.
+    fn add(&mut self, shown: &str, parts: &[String], text: &str) {
         let layer = parts[0].clone();
-        if layer == "bin" {
-            continue;
-        }
         let Some(mine) = LAYERS.iter().position(|l| *l == layer) else {
-            problems.push(format!("{}: folder {layer} is not a layer of docs/architecture.md", rel.display()));
-            continue;
+            self.problems
+                .push(format!("{shown}: folder {layer} is not a layer of docs/architecture.md"));
+            return;
         };
-        checked += 1;
+        self.checked += 1;
         if layer != "web" {
             for web in ["leptos", "web_sys", "wasm_bindgen", "js_sys"] {
                 if text
                     .lines()
                     .any(|l| !l.trim_start().starts_with("//") && (l.contains(&format!("{web}::")) || l.contains(&format!("use {web}"))))
                 {
-                    problems.push(format!("{}: imports {web} outside web/", rel.display()));
+                    self.problems.push(format!("{shown}: imports {web} outside web/"));
                 }
             }
         }
-        for (other, module) in references(&text) {
+        for (other, module) in references(text) {
             let Some(theirs) = LAYERS.iter().position(|l| *l == other) else {
                 continue;
             };
             if theirs > mine {
-                problems.push(format!("{}: imports crate::{other} from the layer above it", rel.display()));
+                self.problems
+                    .push(format!("{shown}: imports crate::{other} from the layer above it"));
             }
             if other != layer {
-                layer_edges.insert((layer.clone(), other.clone()));
-            } else if parts.len() == 2 && !module.is_empty() {
-                let me = parts[1].clone();
-                if module != me && module != "mod" {
-                    sibling_edges.entry((layer.clone(), me)).or_default().insert(module);
-                }
+                self.layers.insert((layer.clone(), other.clone()));
+            } else if parts.len() == 2 && !module.is_empty() && module != parts[1] && module != "mod" {
+                self.siblings.entry((layer.clone(), parts[1].clone())).or_default().insert(module);
             }
         }
         // `super::x` from a file of a folder (not its mod.rs) names its sibling x.
@@ -114,27 +96,61 @@ fn layers_point_one_way() {
             for piece in text.split("super::").skip(1) {
                 let module: String = piece.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                 if !module.is_empty() && module != me && module.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
-                    sibling_edges.entry((folder.clone(), me.clone())).or_default().insert(module);
+                    self.siblings.entry((folder.clone(), me.clone())).or_default().insert(module);
                 }
             }
         }
     }
-    for (a, b) in &layer_edges {
-        if layer_edges.contains(&(b.clone(), a.clone())) {
-            problems.push(format!("{a} and {b} import each other"));
-        }
-    }
-    for ((folder, file), names) in &sibling_edges {
-        for other in names {
-            if sibling_edges
-                .get(&(folder.clone(), other.clone()))
-                .is_some_and(|back| back.contains(file))
-                && file < other
-            {
-                problems.push(format!("{folder}: {file} and {other} import each other"));
+
+    /// Pairs that import each other: two layers, or two files of one folder.
+    fn cycles(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (a, b) in &self.layers {
+            if self.layers.contains(&(b.clone(), a.clone())) {
+                out.push(format!("{a} and {b} import each other"));
             }
         }
+        for ((folder, file), names) in &self.siblings {
+            for other in names {
+                if self
+                    .siblings
+                    .get(&(folder.clone(), other.clone()))
+                    .is_some_and(|back| back.contains(file))
+                    && file < other
+                {
+                    out.push(format!("{folder}: {file} and {other} import each other"));
+                }
+            }
+        }
+        out
     }
-    assert!(checked > 40, "only {checked} files checked");
+}
+
+#[test]
+fn layers_point_one_way() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut graph = Graph::default();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+            .collect();
+        if parts.len() == 1 {
+            // The top of src/ keeps lib.rs and main.rs only.
+            assert!(
+                matches!(parts[0].as_str(), "lib" | "main"),
+                "{} is a loose file at the top of src/",
+                rel.display()
+            );
+        } else if parts[0] != "bin" {
+            graph.add(&rel.display().to_string(), &parts, &std::fs::read_to_string(file).unwrap());
+        }
+    }
+    let mut problems = graph.problems.clone();
+    problems.extend(graph.cycles());
+    assert!(graph.checked > 40, "only {} files checked", graph.checked);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
