@@ -374,7 +374,6 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
         return backend.present();
     }
     let label_style = text(theme, 12);
-    let desc_style = text(theme, 13);
     let y_ticks = plot.y.ticks(((h - 100) / 45).max(2) as usize);
     let widest = y_ticks
         .iter()
@@ -395,10 +394,28 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
     if frame.right - frame.left < 20 || frame.bottom - frame.top < 20 {
         return backend.present();
     }
+    draw_axes(backend, plot, &frame, &y_ticks, (h, foot), theme)?;
+    draw_series(backend, plot, &frame, theme)?;
+    legend(backend, &rows, h - foot, theme)?;
+    backend.present()
+}
+
+/// The grid, the tick labels, the axis lines and the axis descriptions; `(h, foot)` are the
+/// canvas height and the legend's rows under the plot.
+fn draw_axes<DB: DrawingBackend>(
+    backend: &mut DB,
+    plot: &Plot,
+    frame: &Frame,
+    y_ticks: &[(f64, String)],
+    (h, foot): (i32, i32),
+    theme: &Theme,
+) -> DrawResult<DB> {
+    let label_style = text(theme, 12);
+    let desc_style = text(theme, 13);
     let grid = ShapeStyle::from(&theme.grid).stroke_width(1);
     let is_categories = matches!(plot.y.scale, Scale::Categories(_));
     let right_aligned = label_style.pos(Pos::new(HPos::Right, VPos::Center));
-    for (v, t) in &y_ticks {
+    for (v, t) in y_ticks {
         let (_, py) = frame.px((plot.x.min, *v));
         if !is_categories {
             backend.draw_line((frame.left, py), (frame.right, py), &grid)?;
@@ -428,6 +445,11 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
         backend.draw_text(&plot.y.label, &style, (10, (frame.top + frame.bottom) / 2))?;
     }
 
+    Ok(())
+}
+
+/// Every series: lines (dashed or not), segments, dots and triangles with their labels, bars.
+fn draw_series<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, frame: &Frame, theme: &Theme) -> DrawResult<DB> {
     for s in &plot.series {
         let color = s.paint.color(theme);
         match &s.mark {
@@ -478,8 +500,7 @@ pub fn draw<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, theme: &Theme) ->
             }
         }
     }
-    legend(backend, &rows, h - foot, theme)?;
-    backend.present()
+    Ok(())
 }
 
 /// Height of one legend row, pixels.
