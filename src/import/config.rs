@@ -88,28 +88,8 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         }
     }
     let model_type = c.string("model_type")?;
-    // Nemotron-H writes its blocks as a pattern: M a Mamba-2 mixer, * attention, - an MLP alone.
-    // A layer here is a block with a mixer; the MLP-only blocks count as dense MLPs.
     let pattern = c.string("hybrid_override_pattern")?;
-    let (layers, mlp_blocks) = match &pattern {
-        Some(p) => {
-            let count = |ch: char| p.chars().filter(|c| *c == ch).count().min(u32::MAX as usize) as u32;
-            if count('M') + count('*') + count('-') != p.chars().count().min(u32::MAX as usize) as u32 {
-                return Err(format!(
-                    "hybrid_override_pattern: expected only M, * and -, found \"{}\"",
-                    shorten(p)
-                ));
-            }
-            if p.chars().count() != blocks as usize {
-                unread.push(format!("hybrid_override_pattern: {} blocks for {blocks} layers", p.chars().count()));
-            }
-            (count('M') + count('*'), Some(count('-')))
-        }
-        None => (blocks, None),
-    };
-    if layers == 0 {
-        return Err("hybrid_override_pattern: no mixer layer (M or *)".into());
-    }
+    let (layers, mlp_blocks) = layer_count(pattern.as_deref(), blocks, &mut unread)?;
     let mlp_gated = !matches!(c.string("mlp_hidden_act")?.or(c.string("hidden_act")?).as_deref(), Some("relu2"));
 
     let kv_heads = match c.count("num_key_value_heads")? {
@@ -132,9 +112,86 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
             tied
         }
     };
-    let intermediate_size = c.count("intermediate_size")?;
+    let mlp = mlp_shape(&c, layers, mlp_blocks, &mut unread)?;
+    let (attention, head_dim) = attention_kind(&c, pattern.as_deref(), layers, (hidden, heads), model_type.as_deref(), &mut unread)?;
+    // Qwen3.5 says so in `attn_output_gate`; Qwen3-Next's attention always gates its output.
+    let attn_gate = match c.flag("attn_output_gate")? {
+        Some(g) => g,
+        None => model_type.as_deref() == Some("qwen3_next"),
+    };
+    let arch = Arch {
+        layers,
+        hidden,
+        heads,
+        kv_heads,
+        head_dim,
+        vocab,
+        tied_embeddings,
+        intermediate: mlp.intermediate,
+        mlp_gated,
+        attn_gate,
+        experts: mlp.experts,
+        experts_per_token: mlp.experts_per_token,
+        shared_experts: mlp.shared_experts,
+        moe_intermediate: mlp.moe_intermediate,
+        shared_intermediate: mlp.shared_intermediate,
+        dense_layers: mlp.dense_layers,
+        attention,
+    };
+    let name = match c.root_string("_name_or_path")?.filter(|s| !s.is_empty()) {
+        Some(n) => Some(n),
+        None => model_type,
+    };
+    Ok(ImportedConfig {
+        name,
+        params_b: arch.total_params() / 1e9,
+        active_params_b: arch.read_params_per_token() / 1e9,
+        arch,
+        unread,
+    })
+}
 
-    // Mixture of experts.
+/// Layers and MLP-only blocks. Nemotron-H writes its blocks as a pattern: `M` a Mamba-2 mixer,
+/// `*` attention, `-` an MLP alone. A layer here is a block with a mixer; the MLP-only blocks
+/// count as dense MLPs.
+fn layer_count(pattern: Option<&str>, blocks: u32, unread: &mut Vec<String>) -> Result<(u32, Option<u32>), String> {
+    let (layers, mlp_blocks) = match pattern {
+        Some(p) => {
+            let count = |ch: char| p.chars().filter(|c| *c == ch).count().min(u32::MAX as usize) as u32;
+            if count('M') + count('*') + count('-') != p.chars().count().min(u32::MAX as usize) as u32 {
+                return Err(format!(
+                    "hybrid_override_pattern: expected only M, * and -, found \"{}\"",
+                    shorten(p)
+                ));
+            }
+            if p.chars().count() != blocks as usize {
+                unread.push(format!("hybrid_override_pattern: {} blocks for {blocks} layers", p.chars().count()));
+            }
+            (count('M') + count('*'), Some(count('-')))
+        }
+        None => (blocks, None),
+    };
+    if layers == 0 {
+        return Err("hybrid_override_pattern: no mixer layer (M or *)".into());
+    }
+    Ok((layers, mlp_blocks))
+}
+
+/// The MLP: a dense width, or a mixture of experts' counts and widths.
+struct Mlp {
+    intermediate: u32,
+    experts: u32,
+    experts_per_token: u32,
+    shared_experts: u32,
+    moe_intermediate: u32,
+    shared_intermediate: u32,
+    dense_layers: u32,
+}
+
+/// The MLP of `layers` layers (`mlp_blocks` MLP-only blocks of a hybrid pattern): dense, or a
+/// mixture of experts with its routed, shared and dense widths.
+fn mlp_shape(c: &Fields, layers: u32, mlp_blocks: Option<u32>, unread: &mut Vec<String>) -> Result<Mlp, String> {
+    let intermediate_size = c.count("intermediate_size")?;
     let experts = c
         .first_count(&["num_local_experts", "num_experts", "n_routed_experts"])?
         .unwrap_or(0);
@@ -203,7 +260,27 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         dense_layers = mlp_blocks.unwrap_or(layers);
     }
 
-    // Attention kind: MLA, then linear-attention hybrids, then sliding windows.
+    Ok(Mlp {
+        intermediate,
+        experts,
+        experts_per_token,
+        shared_experts,
+        moe_intermediate,
+        shared_intermediate,
+        dense_layers,
+    })
+}
+
+/// The attention kind — MLA, then linear-attention hybrids, then sliding windows — and the
+/// head width.
+fn attention_kind(
+    c: &Fields,
+    pattern: Option<&str>,
+    layers: u32,
+    (hidden, heads): (u32, u32),
+    model_type: Option<&str>,
+    unread: &mut Vec<String>,
+) -> Result<(Attention, u32), String> {
     let mut head_dim = c.count("head_dim")?.or(c.count("attention_head_dim")?);
     let layer_types = c.layer_types()?;
     let attention = if let Some(kv_lora_rank) = c.count("kv_lora_rank")?.filter(|&r| r > 0) {
@@ -224,13 +301,13 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
             qk_nope_dim,
             v_head_dim,
         }
-    } else if let Some(linear) = linear_layers(&c, &layer_types, pattern.as_deref(), layers, hidden, &mut unread)? {
+    } else if let Some(linear) = linear_layers(c, &layer_types, pattern, layers, hidden, unread)? {
         if layer_types.iter().any(|t| t == "sliding_attention") {
             unread.push("layer_types: sliding-window layers beside linear-attention layers are counted as full attention".into());
         }
         Attention::HybridLinear(linear)
     } else {
-        sliding_window(&c, &layer_types, layers, model_type.as_deref(), &mut unread)?
+        sliding_window(c, &layer_types, layers, model_type, unread)?
     };
     let head_dim = match head_dim {
         Some(0) => return Err("head_dim: must be at least 1".into()),
@@ -244,41 +321,7 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         }
     };
 
-    // Qwen3.5 says so in `attn_output_gate`; Qwen3-Next's attention always gates its output.
-    let attn_gate = match c.flag("attn_output_gate")? {
-        Some(g) => g,
-        None => model_type.as_deref() == Some("qwen3_next"),
-    };
-    let arch = Arch {
-        layers,
-        hidden,
-        heads,
-        kv_heads,
-        head_dim,
-        vocab,
-        tied_embeddings,
-        intermediate,
-        mlp_gated,
-        attn_gate,
-        experts,
-        experts_per_token,
-        shared_experts,
-        moe_intermediate,
-        shared_intermediate,
-        dense_layers,
-        attention,
-    };
-    let name = match c.root_string("_name_or_path")?.filter(|s| !s.is_empty()) {
-        Some(n) => Some(n),
-        None => model_type,
-    };
-    Ok(ImportedConfig {
-        name,
-        params_b: arch.total_params() / 1e9,
-        active_params_b: arch.read_params_per_token() / 1e9,
-        arch,
-        unread,
-    })
+    Ok((attention, head_dim))
 }
 
 /// The linear layers of a hybrid, or `None`. Gated DeltaNet (Qwen3-Next, Qwen3.5): `layer_types`
