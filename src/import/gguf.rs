@@ -434,6 +434,34 @@ fn skip_array(r: &mut Reader, elem: u32, len: u64, key: &str, depth: u32) -> Ste
 
 fn parse_header(buf: &[u8], file_size: u64) -> Step<Gguf> {
     let mut r = Reader { buf, pos: 0, file_size };
+    let (version, tensor_count, kv_count) = read_preamble(&mut r)?;
+    let (meta, alignment) = read_metadata(&mut r, kv_count)?;
+    let mut tensors = Vec::new();
+    let (mut params, mut weight_bytes, mut data_end) = (0u64, 0u64, 0u64);
+    for i in 0..tensor_count {
+        let (t, offset) = read_tensor_info(&mut r, i, alignment)?;
+        let overflow = || Stop::Bad(format!("tensor {}: the tensor data runs past 2^64 bytes", clip(&t.name)));
+        data_end = data_end.max(offset.checked_add(t.bytes).ok_or_else(overflow)?);
+        params = params.checked_add(t.elements).ok_or_else(overflow)?;
+        weight_bytes = weight_bytes.checked_add(t.bytes).ok_or_else(overflow)?;
+        tensors.push(t);
+    }
+    // The data section starts at the next multiple of the alignment.
+    let data_start = r
+        .pos
+        .checked_next_multiple_of(alignment)
+        .ok_or_else(|| Stop::Bad("the data offset overflows".into()))?;
+    if data_start.checked_add(data_end).is_none_or(|end| end > file_size) {
+        return bad(format!(
+            "the tensors need {} bytes after the {data_start}-byte header but the file is {file_size} bytes: truncated download?",
+            data_end
+        ));
+    }
+    Ok(summarise(version, file_size, tensor_count, params, tensors, weight_bytes, &meta))
+}
+
+/// The magic, the version and the two counts, each checked against its limit.
+fn read_preamble(r: &mut Reader) -> Step<(u32, u64, u64)> {
     let magic = r.array::<4>()?;
     if &magic != b"GGUF" {
         return bad(format!(
@@ -461,12 +489,16 @@ fn parse_header(buf: &[u8], file_size: u64) -> Step<Gguf> {
             "the header declares {kv_count} metadata entries, beyond the limit of {MAX_KVS}"
         ));
     }
+    Ok((version, tensor_count, kv_count))
+}
 
+/// The metadata entries, and the data alignment they give.
+fn read_metadata(r: &mut Reader, kv_count: u64) -> Step<(Metadata, u64)> {
     let mut meta = Metadata::new();
     for i in 0..kv_count {
         let key = r.string(&|| format!("metadata key {i}"))?;
         let ty = r.u32()?;
-        let value = read_value(&mut r, ty, &clip(&key))?;
+        let value = read_value(r, ty, &clip(&key))?;
         meta.push((key, value));
     }
     let alignment = match lookup(&meta, "general.alignment") {
@@ -475,72 +507,57 @@ fn parse_header(buf: &[u8], file_size: u64) -> Step<Gguf> {
         Some(Meta::Uint(a)) => return bad(format!("general.alignment {a} is not a power of two")),
         Some(_) => return bad("general.alignment is not an unsigned integer"),
     };
+    Ok((meta, alignment))
+}
 
-    let mut tensors = Vec::new();
-    let (mut params, mut weight_bytes, mut data_end) = (0u64, 0u64, 0u64);
-    for i in 0..tensor_count {
-        let name = r.string(&|| format!("the name of tensor {i}"))?;
-        let label = clip(&name);
-        let n_dims = r.u32()?;
-        if n_dims > MAX_DIMS {
-            return bad(format!("tensor {label}: {n_dims} dimensions, more than {MAX_DIMS}"));
-        }
-        let mut dims = Vec::with_capacity(n_dims as usize);
-        let mut elements = 1u64;
-        for d in 0..n_dims {
-            let n = r.u64()?;
-            if n == 0 {
-                return bad(format!("tensor {label}: dimension {d} is 0"));
-            }
-            elements = elements
-                .checked_mul(n)
-                .ok_or_else(|| Stop::Bad(format!("tensor {label}: the element count overflows 64 bits")))?;
-            dims.push(n);
-        }
-        let ggml_type = r.u32()?;
-        let (type_name, block, block_bytes) =
-            self::ggml_type(ggml_type).ok_or_else(|| Stop::Bad(format!("tensor {label}: unknown ggml type {ggml_type}")))?;
-        let row = dims.first().copied().unwrap_or(1);
-        if row % block != 0 {
-            return bad(format!(
-                "tensor {label}: a row of {row} elements is not whole {type_name} blocks of {block}"
-            ));
-        }
-        // elements is a multiple of block (row is); the product is checked.
-        let bytes = (elements / block)
-            .checked_mul(block_bytes)
-            .ok_or_else(|| Stop::Bad(format!("tensor {label}: its byte size overflows 64 bits")))?;
-        let offset = r.u64()?;
-        if offset % alignment != 0 {
-            return bad(format!(
-                "tensor {label}: data offset {offset} is not a multiple of the alignment {alignment}"
-            ));
-        }
-        let overflow = || Stop::Bad(format!("tensor {label}: the tensor data runs past 2^64 bytes"));
-        data_end = data_end.max(offset.checked_add(bytes).ok_or_else(overflow)?);
-        params = params.checked_add(elements).ok_or_else(overflow)?;
-        weight_bytes = weight_bytes.checked_add(bytes).ok_or_else(overflow)?;
-        tensors.push(TensorInfo {
-            name,
-            ggml_type,
-            type_name,
-            dims,
-            elements,
-            bytes,
-        });
+/// Tensor `i`'s name, shape and type, and its data offset, each checked.
+fn read_tensor_info(r: &mut Reader, i: u64, alignment: u64) -> Step<(TensorInfo, u64)> {
+    let name = r.string(&|| format!("the name of tensor {i}"))?;
+    let label = clip(&name);
+    let n_dims = r.u32()?;
+    if n_dims > MAX_DIMS {
+        return bad(format!("tensor {label}: {n_dims} dimensions, more than {MAX_DIMS}"));
     }
-    // The data section starts at the next multiple of the alignment.
-    let data_start = r
-        .pos
-        .checked_next_multiple_of(alignment)
-        .ok_or_else(|| Stop::Bad("the data offset overflows".into()))?;
-    if data_start.checked_add(data_end).is_none_or(|end| end > file_size) {
+    let mut dims = Vec::with_capacity(n_dims as usize);
+    let mut elements = 1u64;
+    for d in 0..n_dims {
+        let n = r.u64()?;
+        if n == 0 {
+            return bad(format!("tensor {label}: dimension {d} is 0"));
+        }
+        elements = elements
+            .checked_mul(n)
+            .ok_or_else(|| Stop::Bad(format!("tensor {label}: the element count overflows 64 bits")))?;
+        dims.push(n);
+    }
+    let ggml_type = r.u32()?;
+    let (type_name, block, block_bytes) =
+        self::ggml_type(ggml_type).ok_or_else(|| Stop::Bad(format!("tensor {label}: unknown ggml type {ggml_type}")))?;
+    let row = dims.first().copied().unwrap_or(1);
+    if row % block != 0 {
         return bad(format!(
-            "the tensors need {} bytes after the {data_start}-byte header but the file is {file_size} bytes: truncated download?",
-            data_end
+            "tensor {label}: a row of {row} elements is not whole {type_name} blocks of {block}"
         ));
     }
-    Ok(summarise(version, file_size, tensor_count, params, tensors, weight_bytes, &meta))
+    // elements is a multiple of block (row is); the product is checked.
+    let bytes = (elements / block)
+        .checked_mul(block_bytes)
+        .ok_or_else(|| Stop::Bad(format!("tensor {label}: its byte size overflows 64 bits")))?;
+    let offset = r.u64()?;
+    if offset % alignment != 0 {
+        return bad(format!(
+            "tensor {label}: data offset {offset} is not a multiple of the alignment {alignment}"
+        ));
+    }
+    let info = TensorInfo {
+        name,
+        ggml_type,
+        type_name,
+        dims,
+        elements,
+        bytes,
+    };
+    Ok((info, offset))
 }
 
 /// A key or tensor name for a message: hostile files may carry names megabytes long.
