@@ -806,7 +806,44 @@ fn build_arch(v: &View, meta: &Metadata, tensors: &[TensorInfo], unread: &mut Ve
             heads
         }
     };
-    let vocab = match lookup(meta, "tokenizer.ggml.tokens") {
+    let vocab = vocab_size(v, meta, tensors, unread)?;
+    let tied_embeddings = !tensors.iter().any(|t| t.name == "output.weight");
+    let ff = v.u32("feed_forward_length", unread)?;
+
+    // Nemotron-H's blocks are each a Mamba-2 mixer, an attention layer or an MLP alone (those have
+    // a feed-forward length); a layer here is a block with a mixer.
+    let mlp_only = (a == "nemotron_h").then(|| v.nonzero("feed_forward_length")).flatten();
+    let mixer_layers = layers - mlp_only.unwrap_or(0).min(layers - 1);
+    let mlp = ffn_shape(v, layers, ff, mlp_only, unread)?;
+
+    let (attention, head_dim) = attention_kind(v, meta, layers, (hidden, heads), unread)?;
+    if head_dim == 0 {
+        return Err(format!("{a}: head width is 0"));
+    }
+    Ok(Arch {
+        layers: mixer_layers,
+        hidden,
+        heads,
+        kv_heads,
+        head_dim,
+        vocab,
+        tied_embeddings,
+        intermediate: mlp.intermediate,
+        mlp_gated: a != "nemotron_h",
+        attn_gate: GATED_ATTENTION.contains(&a),
+        experts: mlp.experts,
+        experts_per_token: mlp.experts_per_token,
+        shared_experts: mlp.shared_experts,
+        moe_intermediate: mlp.moe_intermediate,
+        shared_intermediate: mlp.shared_intermediate,
+        dense_layers: mlp.dense_layers,
+        attention,
+    })
+}
+
+/// The vocabulary size: the tokenizer's token count, else `vocab_size`, else the embedding's rows.
+fn vocab_size(v: &View, meta: &Metadata, tensors: &[TensorInfo], unread: &mut Vec<String>) -> Result<u32, String> {
+    Ok(match lookup(meta, "tokenizer.ggml.tokens") {
         Some(Meta::Array { len, .. }) => u32::try_from(*len).map_err(|_| format!("tokenizer.ggml.tokens: {len} tokens"))?,
         _ => match v.u32("vocab_size", unread)? {
             Some(n) => n,
@@ -820,14 +857,24 @@ fn build_arch(v: &View, meta: &Metadata, tensors: &[TensorInfo], unread: &mut Ve
                 u32::try_from(rows).map_err(|_| format!("token_embd.weight: {rows} rows"))?
             }
         },
-    };
-    let tied_embeddings = !tensors.iter().any(|t| t.name == "output.weight");
-    let ff = v.u32("feed_forward_length", unread)?;
+    })
+}
 
-    // Nemotron-H's blocks are each a Mamba-2 mixer, an attention layer or an MLP alone (those have
-    // a feed-forward length); a layer here is a block with a mixer.
-    let mlp_only = (a == "nemotron_h").then(|| v.nonzero("feed_forward_length")).flatten();
-    let mixer_layers = layers - mlp_only.unwrap_or(0).min(layers - 1);
+/// The feed-forward part: dense, or a mixture of experts' counts and widths.
+struct FfnShape {
+    intermediate: u32,
+    experts: u32,
+    experts_per_token: u32,
+    shared_experts: u32,
+    moe_intermediate: u32,
+    shared_intermediate: u32,
+    dense_layers: u32,
+}
+
+/// The feed-forward shape from the `{arch}.expert_*` and `feed_forward_length` keys (`ff`);
+/// `mlp_only` counts a hybrid's MLP-only blocks.
+fn ffn_shape(v: &View, layers: u32, ff: Option<u32>, mlp_only: Option<u32>, unread: &mut Vec<String>) -> Result<FfnShape, String> {
+    let a = v.arch;
     let experts = v.u32("expert_count", unread)?.unwrap_or(0);
     let (intermediate, experts_per_token, shared_experts, moe_intermediate, shared_intermediate, dense_layers);
     if experts > 0 {
@@ -857,6 +904,27 @@ fn build_arch(v: &View, meta: &Metadata, tensors: &[TensorInfo], unread: &mut Ve
         dense_layers = mlp_only.unwrap_or(layers);
     }
 
+    Ok(FfnShape {
+        intermediate,
+        experts,
+        experts_per_token,
+        shared_experts,
+        moe_intermediate,
+        shared_intermediate,
+        dense_layers,
+    })
+}
+
+/// The attention kind — MLA, linear-attention hybrids, sliding windows, else full — and the
+/// head width.
+fn attention_kind(
+    v: &View,
+    meta: &Metadata,
+    layers: u32,
+    (hidden, heads): (u32, u32),
+    unread: &mut Vec<String>,
+) -> Result<(Attention, u32), String> {
+    let a = v.arch;
     let key_length = v.u32("attention.key_length", unread)?;
     let mut head_dim = match key_length {
         Some(d) if d > 0 => d,
@@ -890,52 +958,38 @@ fn build_arch(v: &View, meta: &Metadata, tensors: &[TensorInfo], unread: &mut Ve
     } else if let Some(linear) = linear_layers(v, meta, layers, unread)? {
         Attention::HybridLinear(linear)
     } else if let Some(window) = v.u32("attention.sliding_window", unread)?.filter(|&w| w > 0) {
-        let swa_layers = match v.get("attention.sliding_window_pattern") {
-            // One bool per layer: true where the layer slides.
-            Some(Meta::Array {
-                ints: Some((_, sliding)), ..
-            }) => (*sliding).min(layers as u64) as u32,
-            Some(Meta::Uint(n)) if *n > 0 => layers - (layers as u64 / n) as u32,
-            _ => match SWA_PERIODS.iter().find(|(name, _)| *name == a) {
-                Some((_, n)) => layers - layers / n,
-                None => {
-                    unread.push(format!(
-                        "{a}.attention.sliding_window: no layer pattern known, assuming every layer slides"
-                    ));
-                    layers
-                }
-            },
-        };
-        if swa_layers == 0 {
-            Attention::Full
-        } else {
-            Attention::SlidingWindow { window, swa_layers }
-        }
+        sliding_window(v, window, layers, unread)
     } else {
         Attention::Full
     };
-    if head_dim == 0 {
-        return Err(format!("{a}: head width is 0"));
+    Ok((attention, head_dim))
+}
+
+/// Sliding-window attention over the layers its pattern says slide (every layer where none is
+/// known, with a note); full attention where none does.
+fn sliding_window(v: &View, window: u32, layers: u32, unread: &mut Vec<String>) -> Attention {
+    let a = v.arch;
+    let swa_layers = match v.get("attention.sliding_window_pattern") {
+        // One bool per layer: true where the layer slides.
+        Some(Meta::Array {
+            ints: Some((_, sliding)), ..
+        }) => (*sliding).min(layers as u64) as u32,
+        Some(Meta::Uint(n)) if *n > 0 => layers - (layers as u64 / n) as u32,
+        _ => match SWA_PERIODS.iter().find(|(name, _)| *name == a) {
+            Some((_, n)) => layers - layers / n,
+            None => {
+                unread.push(format!(
+                    "{a}.attention.sliding_window: no layer pattern known, assuming every layer slides"
+                ));
+                layers
+            }
+        },
+    };
+    if swa_layers == 0 {
+        Attention::Full
+    } else {
+        Attention::SlidingWindow { window, swa_layers }
     }
-    Ok(Arch {
-        layers: mixer_layers,
-        hidden,
-        heads,
-        kv_heads,
-        head_dim,
-        vocab,
-        tied_embeddings,
-        intermediate,
-        mlp_gated: a != "nemotron_h",
-        attn_gate: GATED_ATTENTION.contains(&a),
-        experts,
-        experts_per_token,
-        shared_experts,
-        moe_intermediate,
-        shared_intermediate,
-        dense_layers,
-        attention,
-    })
 }
 
 #[cfg(test)]
