@@ -92,26 +92,7 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
     let (layers, mlp_blocks) = layer_count(pattern.as_deref(), blocks, &mut unread)?;
     let mlp_gated = !matches!(c.string("mlp_hidden_act")?.or(c.string("hidden_act")?).as_deref(), Some("relu2"));
 
-    let kv_heads = match c.count("num_key_value_heads")? {
-        Some(0) => return Err("num_key_value_heads: must be at least 1".into()),
-        Some(n) => n,
-        None => {
-            unread.push(format!(
-                "num_key_value_heads: not given, using num_attention_heads ({heads}): no grouped-query attention"
-            ));
-            heads
-        }
-    };
-    let tied_embeddings = match c.flag("tie_word_embeddings")? {
-        Some(t) => t,
-        None => {
-            let tied = model_type.as_deref().is_some_and(|t| TIED_BY_DEFAULT.contains(&t));
-            unread.push(format!(
-                "tie_word_embeddings: not given, assuming {tied} (the transformers default for this model type)"
-            ));
-            tied
-        }
-    };
+    let (kv_heads, tied_embeddings) = kv_heads_and_tying(&c, heads, model_type.as_deref(), &mut unread)?;
     let mlp = mlp_shape(&c, layers, mlp_blocks, &mut unread)?;
     let (attention, head_dim) = attention_kind(&c, pattern.as_deref(), layers, (hidden, heads), model_type.as_deref(), &mut unread)?;
     // Qwen3.5 says so in `attn_output_gate`; Qwen3-Next's attention always gates its output.
@@ -149,6 +130,32 @@ pub fn from_config_json(text: &str) -> Result<ImportedConfig, String> {
         arch,
         unread,
     })
+}
+
+/// The KV heads (all heads where not given: no grouped-query attention) and whether the output
+/// reuses the input embedding (the transformers default for the model type where not given).
+fn kv_heads_and_tying(c: &Fields, heads: u32, model_type: Option<&str>, unread: &mut Vec<String>) -> Result<(u32, bool), String> {
+    let kv_heads = match c.count("num_key_value_heads")? {
+        Some(0) => return Err("num_key_value_heads: must be at least 1".into()),
+        Some(n) => n,
+        None => {
+            unread.push(format!(
+                "num_key_value_heads: not given, using num_attention_heads ({heads}): no grouped-query attention"
+            ));
+            heads
+        }
+    };
+    let tied_embeddings = match c.flag("tie_word_embeddings")? {
+        Some(t) => t,
+        None => {
+            let tied = model_type.is_some_and(|t| TIED_BY_DEFAULT.contains(&t));
+            unread.push(format!(
+                "tie_word_embeddings: not given, assuming {tied} (the transformers default for this model type)"
+            ));
+            tied
+        }
+    };
+    Ok((kv_heads, tied_embeddings))
 }
 
 /// Layers and MLP-only blocks. Nemotron-H writes its blocks as a pattern: `M` a Mamba-2 mixer,

@@ -70,46 +70,47 @@ pub fn CalibratePanel() -> impl IntoView {
                 {move || status.get().map(|s| s.unwrap_or_else(|e| e))}
             </p>
             <div data-testid="calibrate-result">
-                {move || {
-                    result.get().map(|c| {
-                        view! {
-                            <p>
-                                {format!(
-                                    "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
-                                    c.fit.efficiency * 100.0,
-                                    c.fit.per_layer_s * 1e6,
-                                    c.fit.band * 100.0
-                                )}
-                            </p>
-                            <table class="residuals">
-                                <thead>
-                                    <tr>
-                                        <th scope="col">"run"</th>
-                                        <th scope="col">"measured"</th>
-                                        <th scope="col">"before"</th>
-                                        <th scope="col">"after"</th>
-                                    </tr>
-                                </thead>
-                                <tbody>
-                                    {c.residuals
-                                        .iter()
-                                        .map(|r| {
-                                            view! {
-                                                <tr>
-                                                    <th scope="row">{r.label.clone()}</th>
-                                                    <td>{fmt_tok_s(r.measured_tok_s)}</td>
-                                                    <td>{fmt_tok_s(r.before_tok_s)}</td>
-                                                    <td>{fmt_tok_s(r.after_tok_s)}</td>
-                                                </tr>
-                                            }
-                                        })
-                                        .collect_view()}
-                                </tbody>
-                            </table>
-                        }
-                    })
-                }}
+                {move || result.get().map(|c| fit_view(&c))}
             </div>
         </section>
+    }
+}
+
+/// The fit and each run before and after it.
+fn fit_view(c: &Calibrated) -> impl IntoView {
+    view! {
+        <p>
+            {format!(
+                "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
+                c.fit.efficiency * 100.0,
+                c.fit.per_layer_s * 1e6,
+                c.fit.band * 100.0
+            )}
+        </p>
+        <table class="residuals">
+            <thead>
+                <tr>
+                    <th scope="col">"run"</th>
+                    <th scope="col">"measured"</th>
+                    <th scope="col">"before"</th>
+                    <th scope="col">"after"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {c.residuals
+                    .iter()
+                    .map(|r| {
+                        view! {
+                            <tr>
+                                <th scope="row">{r.label.clone()}</th>
+                                <td>{fmt_tok_s(r.measured_tok_s)}</td>
+                                <td>{fmt_tok_s(r.before_tok_s)}</td>
+                                <td>{fmt_tok_s(r.after_tok_s)}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
     }
 }

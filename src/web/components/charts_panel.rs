@@ -31,43 +31,7 @@ pub fn ChartsPanel(
     let inputs = Memo::new(move |_| estimate.get().map(|(i, _)| i));
     let chosen_hw = move || scenario.with(|s| views::machine_id(s).unwrap_or_default().to_string());
 
-    let bars = Memo::new(move |_| {
-        let rows = machine_rows.get();
-        let cur = chosen_hw();
-        let mut picked: Vec<&MachineRow> = rows
-            .iter()
-            .filter(|r| machines::FEATURED.contains(&r.id.as_str()) || r.id == cur)
-            .collect();
-        picked.sort_by(|a, b| a.ceiling.total_cmp(&b.ceiling));
-        let mut bars: Vec<machines::Bar> = picked
-            .into_iter()
-            .map(|r| machines::Bar {
-                label: crate::report::views::short_name(&r.name),
-                ceiling: r.ceiling,
-                expected: r.expected,
-                low: r.low,
-                high: r.high,
-                highlight: r.id == cur,
-                fits: r.fits != Some(false),
-                measured: r.measured.map(|(_, t)| t),
-            })
-            .collect();
-        if cur.is_empty() {
-            if let Some((_, e)) = estimate.get() {
-                bars.push(machines::Bar {
-                    label: "custom machine".into(),
-                    ceiling: e.ceiling_tok_s,
-                    expected: e.expected_tok_s,
-                    low: e.expected_low_tok_s,
-                    high: e.expected_high_tok_s,
-                    highlight: true,
-                    fits: e.fits != Some(false),
-                    measured: None,
-                });
-            }
-        }
-        bars
-    });
+    let bars = Memo::new(move |_| machine_bars(&machine_rows.get(), &chosen_hw(), estimate.get()));
 
     // What each chart depends on, as small memos that compare equal when an input leaves the
     // chart alone (the prompt length moves no chart); the charts' own data, hundreds of
@@ -135,6 +99,44 @@ pub fn ChartsPanel(
             }))}
         </section>
     }
+}
+
+/// The machines chart's bars: the featured machines and the chosen one, slowest first; a custom
+/// machine's bar from its own estimate.
+fn machine_bars(rows: &[MachineRow], cur: &str, estimate: Option<(Inputs, Estimate)>) -> Vec<machines::Bar> {
+    let mut picked: Vec<&MachineRow> = rows
+        .iter()
+        .filter(|r| machines::FEATURED.contains(&r.id.as_str()) || r.id == cur)
+        .collect();
+    picked.sort_by(|a, b| a.ceiling.total_cmp(&b.ceiling));
+    let mut bars: Vec<machines::Bar> = picked
+        .into_iter()
+        .map(|r| machines::Bar {
+            label: crate::report::views::short_name(&r.name),
+            ceiling: r.ceiling,
+            expected: r.expected,
+            low: r.low,
+            high: r.high,
+            highlight: r.id == cur,
+            fits: r.fits != Some(false),
+            measured: r.measured.map(|(_, t)| t),
+        })
+        .collect();
+    if cur.is_empty() {
+        if let Some((_, e)) = estimate {
+            bars.push(machines::Bar {
+                label: "custom machine".into(),
+                ceiling: e.ceiling_tok_s,
+                expected: e.expected_tok_s,
+                low: e.expected_low_tok_s,
+                high: e.expected_high_tok_s,
+                highlight: true,
+                fits: e.fits != Some(false),
+                measured: None,
+            });
+        }
+    }
+    bars
 }
 
 /// The context chart's lines: the scenario's format, the common formats and KV types beside it.

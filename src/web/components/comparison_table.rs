@@ -45,31 +45,7 @@ pub fn ComparisonTable(
         }),
         text: Box::new(move |i| {
             let chosen = chosen.get();
-            rows.with(|r| {
-                r.get(i).map(|r| RowText {
-                    key: r.id.clone(),
-                    current: r.id == chosen,
-                    data: vec![
-                        ("data-measured", r.measured.is_some().then_some("true")),
-                        ("data-meets", r.meets.map(|m| if m { "true" } else { "false" })),
-                    ],
-                    cells: vec![
-                        r.name.clone(),
-                        r.kind.id().to_string(),
-                        views::trim(r.bandwidth_gbs),
-                        views::trim(r.memory_gib),
-                        fmt_tok_s(r.ceiling),
-                        {
-                            let (e, band) = crate::text::units::fmt_band_parts(r.expected, r.low, r.high);
-                            format!("{e} {band}")
-                        },
-                        views::fits_text(r.fits, r.spill_fraction),
-                        fmt_bytes(r.bytes_per_token),
-                        r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
-                        r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
-                    ],
-                })
-            })
+            rows.with(|r| r.get(i).map(|r| row_text(r, &chosen)))
         }),
         order: Box::new(move || shown.get()),
         focusable: false,
@@ -152,5 +128,32 @@ pub fn ComparisonTable(
                 </table>
             </div>
         </section>
+    }
+}
+
+/// One machine's row as the table shows it.
+fn row_text(r: &MachineRow, chosen: &str) -> RowText {
+    RowText {
+        key: r.id.clone(),
+        current: r.id == chosen,
+        data: vec![
+            ("data-measured", r.measured.is_some().then_some("true")),
+            ("data-meets", r.meets.map(|m| if m { "true" } else { "false" })),
+        ],
+        cells: vec![
+            r.name.clone(),
+            r.kind.id().to_string(),
+            views::trim(r.bandwidth_gbs),
+            views::trim(r.memory_gib),
+            fmt_tok_s(r.ceiling),
+            {
+                let (e, band) = crate::text::units::fmt_band_parts(r.expected, r.low, r.high);
+                format!("{e} {band}")
+            },
+            views::fits_text(r.fits, r.spill_fraction),
+            fmt_bytes(r.bytes_per_token),
+            r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
+            r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
+        ],
     }
 }

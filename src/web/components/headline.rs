@@ -46,18 +46,7 @@ pub fn Headline(
                     {with(|e| crate::text::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s))}
                 </span>
                 <small data-testid="expected-basis">
-                    {move || {
-                        let (backend, group) = crate::web::state::scenario().with(|s| {
-                            let cat = crate::catalog::catalog();
-                            (s.backend(cat).id(), s.calibration_group(cat))
-                        });
-                        let own = e().is_some_and(|e| e.notes.iter().any(|n| matches!(n, crate::estimator::Note::Calibrated { .. })));
-                        if own {
-                            format!(" on {backend}, fitted to your own runs")
-                        } else {
-                            format!(" on {backend}, calibrated on measured runs ({group})")
-                        }
-                    }}
+                    {move || basis(e().as_ref())}
                 </small>
             </p>
             <p class="division" data-testid="division">{with(views::division)}</p>
@@ -91,22 +80,42 @@ pub fn Headline(
                         }
                     })
             }}
-            {move || {
-                let (target, format, backend) = crate::web::state::scenario().with(|s| {
-                    let cat = crate::catalog::catalog();
-                    let format = views::model_and_quant(s).1.and_then(|q| cat.quant(q).ok()).map_or("This format".to_string(), |q| q.name.clone());
-                    (crate::report::views::target(s), format, s.backend(cat))
-                });
-                let target = target?;
-                estimate.with(|e| {
-                    e.as_ref().map(|(inputs, _)| {
-                        let reach = crate::report::runnable::target_reach(inputs, crate::catalog::catalog(), inputs.machine.kind, backend, target);
-                        view! { <p data-testid="target-result">{crate::report::runnable::target_text(&reach, &format, inputs.context)}</p> }
-                    })
-                })
-            }}
+            {move || target_line(estimate)}
             <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::report::views::note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", crate::text::units::fmt_gib(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
     }
+}
+
+/// Where the expected figure comes from: the backend, and the fitted group or the user's own runs.
+fn basis(e: Option<&Estimate>) -> String {
+    let (backend, group) = crate::web::state::scenario().with(|s| {
+        let cat = crate::catalog::catalog();
+        (s.backend(cat).id(), s.calibration_group(cat))
+    });
+    let own = e.is_some_and(|e| e.notes.iter().any(|n| matches!(n, crate::estimator::Note::Calibrated { .. })));
+    if own {
+        format!(" on {backend}, fitted to your own runs")
+    } else {
+        format!(" on {backend}, calibrated on measured runs ({group})")
+    }
+}
+
+/// With a target speed: the best format and the longest context that reach it here.
+fn target_line(estimate: Memo<Option<(Inputs, Estimate)>>) -> Option<impl IntoView> {
+    let (target, format, backend) = crate::web::state::scenario().with(|s| {
+        let cat = crate::catalog::catalog();
+        let format = views::model_and_quant(s)
+            .1
+            .and_then(|q| cat.quant(q).ok())
+            .map_or("This format".to_string(), |q| q.name.clone());
+        (crate::report::views::target(s), format, s.backend(cat))
+    });
+    let target = target?;
+    estimate.with(|e| {
+        e.as_ref().map(|(inputs, _)| {
+            let reach = crate::report::runnable::target_reach(inputs, crate::catalog::catalog(), inputs.machine.kind, backend, target);
+            view! { <p data-testid="target-result">{crate::report::runnable::target_text(&reach, &format, inputs.context)}</p> }
+        })
+    })
 }

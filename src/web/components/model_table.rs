@@ -26,32 +26,7 @@ pub fn ModelTable(
         rows.with(|r| runnable::model_order(r, min, col, asc))
     });
     let body = NodeRef::new();
-    LiveTable::new(TableSpec {
-        body,
-        key_attr: "data-model",
-        classes: &["num", "", "num", "num", "num", ""],
-        track: Box::new(move || rows.track()),
-        text: Box::new(move |i| {
-            rows.with(|r| {
-                r.get(i).map(|r| RowText {
-                    key: r.id.clone(),
-                    current: r.current,
-                    data: vec![("data-quant", Some(r.quant))],
-                    cells: vec![
-                        r.name.clone(),
-                        r.params_b.to_string(),
-                        r.quant_name.clone(),
-                        fmt_tok_s(r.ceiling),
-                        fmt_tok_s(r.expected),
-                        crate::text::units::fmt_gib(r.memory_needed),
-                        r.held.label().to_string(),
-                    ],
-                })
-            })
-        }),
-        order: Box::new(move || order.get()),
-        focusable: true,
-    });
+    live_rows(body, rows, order);
     // A click anywhere in a row, or Enter or Space on a focused row, chooses its model and format.
     let choose_row = move |target: Option<web_sys::EventTarget>| {
         let Some(tr) = target
@@ -114,4 +89,34 @@ pub fn ModelTable(
             </div>
         </section>
     }
+}
+
+/// The model rows, written cell by cell as the estimates change (`live_cells`).
+fn live_rows(body: NodeRef<leptos::html::Tbody>, rows: Memo<Vec<ModelRow>>, order: Memo<Vec<usize>>) {
+    LiveTable::new(TableSpec {
+        body,
+        key_attr: "data-model",
+        classes: &["num", "", "num", "num", "num", ""],
+        track: Box::new(move || rows.track()),
+        text: Box::new(move |i| {
+            rows.with(|r| {
+                r.get(i).map(|r| RowText {
+                    key: r.id.clone(),
+                    current: r.current,
+                    data: vec![("data-quant", Some(r.quant))],
+                    cells: vec![
+                        r.name.clone(),
+                        r.params_b.to_string(),
+                        r.quant_name.clone(),
+                        fmt_tok_s(r.ceiling),
+                        fmt_tok_s(r.expected),
+                        crate::text::units::fmt_gib(r.memory_needed),
+                        r.held.label().to_string(),
+                    ],
+                })
+            })
+        }),
+        order: Box::new(move || order.get()),
+        focusable: true,
+    });
 }
