@@ -608,6 +608,18 @@ pub fn short_name(name: &str) -> String {
         .fold(base.to_string(), |n, p| n.strip_prefix(p).map(str::to_string).unwrap_or(n))
 }
 
+/// What a search box found, for the line under it: nothing while it is blank; "No machine
+/// matches; try …" with `hint`; "1 machine found; Enter chooses it."; "5 machines found; Enter
+/// chooses the first." `what` is the noun, singular and plural.
+pub fn search_status(query: &str, found: usize, (one, many): (&str, &str), hint: &str) -> String {
+    match (query.trim().is_empty(), found) {
+        (true, _) => String::new(),
+        (false, 0) => format!("No {one} matches; try {hint} or choose Custom {one}…"),
+        (false, 1) => format!("1 {one} found; Enter chooses it."),
+        (false, n) => format!("{n} {many} found; Enter chooses the first."),
+    }
+}
+
 /// A token count as context lengths are written: "4K", "32K", "1M", or "3,000" when it is not
 /// a whole number of K (K = 1,024).
 pub fn fmt_tokens(tokens: f64) -> String {

@@ -50,28 +50,7 @@ pub fn ComparisonTable(
         order: Box::new(move || shown.get()),
         focusable: false,
     });
-    let newest = StoredValue::new(0u64);
-    // An Effect that writes a signal, on purpose: a new estimate's numbers are painted in place
-    // first and the rows re-sorted after that paint (`live.later`), because moving rows re-lays
-    // out the whole table and would hold back the frame with the new headline past the 16 ms
-    // keystroke budget. A memo could not defer the work; a sort or filter someone chose is
-    // applied at once.
-    Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
-        let next = order.get();
-        let now = (sort.get(), kind.get());
-        newest.update_value(|n| *n += 1);
-        let this = newest.get_value();
-        if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
-            live.later(Box::new(move || {
-                if newest.get_value() == this {
-                    shown.set(next);
-                }
-            }));
-        } else {
-            shown.set(next);
-        }
-        now
-    });
+    resort_after_paint(order, sort, kind, shown, live);
     let sorted = move || {
         order
             .get()
@@ -156,4 +135,35 @@ fn row_text(r: &MachineRow, chosen: &str) -> RowText {
             r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
         ],
     }
+}
+
+/// Keeps `shown` following `order`. An Effect that writes a signal, on purpose: a new
+/// estimate's numbers are painted in place first and the rows re-sorted after that paint
+/// (`live.later`), because moving rows re-lays out the whole table and would hold back the frame
+/// with the new headline past the 16 ms keystroke budget. A memo could not defer the work; a sort
+/// or filter someone chose is applied at once.
+fn resort_after_paint(
+    order: Memo<Vec<usize>>,
+    sort: ReadSignal<(Column, bool)>,
+    kind: ReadSignal<Option<Kind>>,
+    shown: RwSignal<Vec<usize>>,
+    live: LiveTable,
+) {
+    let newest = StoredValue::new(0u64);
+    Effect::new(move |chosen: Option<((Column, bool), Option<Kind>)>| {
+        let next = order.get();
+        let now = (sort.get(), kind.get());
+        newest.update_value(|n| *n += 1);
+        let this = newest.get_value();
+        if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
+            live.later(Box::new(move || {
+                if newest.get_value() == this {
+                    shown.set(next);
+                }
+            }));
+        } else {
+            shown.set(next);
+        }
+        now
+    });
 }

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
+use super::search_box::SearchBox;
 use super::select_field::SelectField;
 use crate::calibration::{Backend, Vendor};
 use crate::catalog::{catalog, Kind};
@@ -18,7 +19,7 @@ const CUSTOM: &str = "custom";
 pub fn MachinePicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
-    let (search, set_search) = signal(String::new());
+    let search = RwSignal::new(String::new());
     let is_custom = Memo::new(move |_| scenario.with(Scenario::is_custom_machine));
     // A memo: the select follows the choice, not every keystroke elsewhere in the form.
     let current = Memo::new(move |_| {
@@ -31,13 +32,7 @@ pub fn MachinePicker() -> impl IntoView {
     let choose = move |v: String| {
         scenario.update(|s| {
             if v == CUSTOM {
-                // Start the custom machine from the one that was chosen.
-                let m = catalog().machine(s.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok().cloned();
-                s.put_if_unset(Key::Bw, Some(Value::Number(m.as_ref().map_or(100.0, |m| m.bandwidth_gbs))));
-                s.put_if_unset(Key::Mem, m.as_ref().map(|m| Value::Number(m.memory_gib)));
-                s.put_if_unset(Key::Kind, m.as_ref().map(|m| Value::Kind(m.kind)));
-                s.put_if_unset(Key::Tflops, m.as_ref().and_then(|m| m.fp16_tflops).map(Value::Number));
-                s.clear(Key::Hw);
+                start_custom(s);
             } else {
                 *s = crate::report::views::with_machine(s, &v);
                 if v == DEFAULT_HW {
@@ -49,19 +44,6 @@ pub fn MachinePicker() -> impl IntoView {
     let on_change = move |ev| choose(event_target_value(&ev));
     // What the search box finds: catalog order, every machine when it is blank.
     let found = Memo::new(move |_| search.with(|q| cat.search_machines(q).iter().map(|m| m.id.clone()).collect::<Vec<_>>()));
-    let no_match = move || search.with(|q| !q.trim().is_empty()) && found.with(Vec::is_empty);
-    // Enter in the search box chooses the first machine found, as a committed change.
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        if ev.key() == "Enter" {
-            ev.prevent_default();
-            if let Some(first) = found.with_untracked(|f| f.first().cloned()) {
-                choose(first);
-                if let Some(commit) = use_context::<crate::web::state::UrlCommit>() {
-                    commit.0.run(());
-                }
-            }
-        }
-    };
     let select = NodeRef::new();
     bind_options(
         select,
@@ -70,87 +52,26 @@ pub fn MachinePicker() -> impl IntoView {
             // A search keeps the chosen machine listed, so only then does the list follow the
             // choice; otherwise a new choice just selects another option of the same list.
             let cur = if searching { current.get() } else { String::new() };
-            let found = found.get();
-            let mut groups: Vec<OptionGroup> = Kind::ALL
-                .into_iter()
-                .map(|kind| OptionGroup {
-                    label: Some(crate::report::views::kind_label(kind)),
-                    options: cat
-                        .machines
-                        .iter()
-                        .filter(|m| m.kind == kind && (m.id == cur || found.contains(&m.id)))
-                        .map(|m| {
-                            (
-                                m.id.clone(),
-                                format!("{} — {} GB/s", m.name, crate::report::views::trim(m.bandwidth_gbs)),
-                            )
-                        })
-                        .collect(),
-                })
-                .collect();
-            groups.push(OptionGroup {
-                label: None,
-                options: vec![(CUSTOM.into(), "Custom machine…".into())],
-            });
-            groups
+            machine_options(&cur, &found.get())
         }),
         current,
     );
-    let mut backends = vec![(String::new(), "the machine's default".to_string())];
-    backends.extend(Backend::ALL.into_iter().map(|b| (b.id().to_string(), b.id().to_string())));
-    let mut vendors = vec![(String::new(), "the one the backend names".to_string())];
-    vendors.extend(
-        [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Other]
-            .into_iter()
-            .map(|v| (v.id().to_string(), v.label().to_string())),
-    );
-    let engines: Vec<(String, String)> = crate::scenario::keys::ENGINES
-        .iter()
-        .map(|e| (e.to_string(), e.to_string()))
-        .collect();
-    let kind_select = NodeRef::new();
-    let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
-    bind_options(
-        kind_select,
-        Box::new(|| {
-            vec![OptionGroup {
-                label: None,
-                options: Kind::ALL
-                    .into_iter()
-                    .map(|k| (k.id().to_string(), crate::report::views::kind_label(k).to_string()))
-                    .collect(),
-            }]
-        }),
-        kind,
-    );
+    let (backends, engines) = runtime_options();
     view! {
         <fieldset class="picker">
             <legend>"Machine"</legend>
             <super::gpu_guess::GpuGuess />
-            <label class="field">
-                <span class="field-label">"Search machines"</span>
-                <input
-                    type="search"
-                    data-testid="input-machine-search"
-                    placeholder="4090, MacBook, DDR5…"
-                    aria-describedby="machine-search-help"
-                    prop:value={search}
-                    on:input={move |ev| set_search.set(event_target_value(&ev))}
-                    on:keydown=on_key
-                />
-            </label>
-            <p class="hint" id="machine-search-help" data-testid="machine-search-status" aria-live="polite">
-                {move || {
-                    if no_match() {
-                        "No machine matches; try a model number (4090, M3 Max) or choose Custom machine…".to_string()
-                    } else if search.with(|q| q.trim().is_empty()) {
-                        String::new()
-                    } else {
-                        let n = found.with(Vec::len);
-                        format!("{n} {} found; Enter chooses the first.", if n == 1 { "machine" } else { "machines" })
-                    }
-                }}
-            </p>
+            <SearchBox
+                testid="input-machine-search"
+                status_testid="machine-search-status"
+                label="Search machines"
+                placeholder="4090, MacBook, DDR5…"
+                nouns=("machine", "machines")
+                hint="a model number (4090, M3 Max)"
+                search=search
+                found=found
+                on_choose=Callback::new(choose)
+            />
             <label class="field wide">
                 <span class="field-label">"Machine"</span>
                 <select data-testid="input-machine" on:change={on_change} node_ref=select></select>
@@ -167,32 +88,110 @@ pub fn MachinePicker() -> impl IntoView {
                         .unwrap_or_default()
                 }}
             </p>
-            {move || is_custom.get().then(|| view! {
-                <div class="custom-fields">
-                    <NumberField key=Key::Bw label="Bandwidth" hint="GB/s" testid="input-bw" />
-                    <NumberField key=Key::Mem label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
-                    <label class="field">
-                        <span class="field-label">"Kind"</span>
-                        <select
-                            data-testid="input-kind"
-                            on:change={move |ev| {
-                                let v = event_target_value(&ev);
-                                scenario.update(|s| match Kind::parse(&v) {
-                                    Some(k) => s.put(Key::Kind, Value::Kind(k)),
-                                    None => s.clear(Key::Kind),
-                                });
-                            }}
-                            node_ref=kind_select
-                        ></select>
-                    </label>
-                    <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
-                    <SelectField key=Key::Vendor label="Vendor" testid="input-vendor" options=vendors.clone() default="" />
-                </div>
-            })}
+            {move || is_custom.get().then(custom_fields)}
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
             <SelectField key=Key::Engine label="Engine" testid="input-engine" options=engines default=crate::scenario::keys::ENGINES[0] />
             <super::measure_panel::MeasurePanel />
         </fieldset>
+    }
+}
+
+/// A custom machine starts from the chosen catalog machine's figures.
+fn start_custom(s: &mut Scenario) {
+    let m = catalog().machine(s.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok().cloned();
+    s.put_if_unset(Key::Bw, Some(Value::Number(m.as_ref().map_or(100.0, |m| m.bandwidth_gbs))));
+    s.put_if_unset(Key::Mem, m.as_ref().map(|m| Value::Number(m.memory_gib)));
+    s.put_if_unset(Key::Kind, m.as_ref().map(|m| Value::Kind(m.kind)));
+    s.put_if_unset(Key::Tflops, m.as_ref().and_then(|m| m.fp16_tflops).map(Value::Number));
+    s.clear(Key::Hw);
+}
+
+/// The select's options, kind by kind: the machines found (and the chosen one, `cur`, while
+/// searching), then Custom machine….
+fn machine_options(cur: &str, found: &[String]) -> Vec<OptionGroup> {
+    let mut groups: Vec<OptionGroup> = Kind::ALL
+        .into_iter()
+        .map(|kind| OptionGroup {
+            label: Some(crate::report::views::kind_label(kind)),
+            options: catalog()
+                .machines
+                .iter()
+                .filter(|m| m.kind == kind && (m.id == cur || found.contains(&m.id)))
+                .map(|m| {
+                    (
+                        m.id.clone(),
+                        format!("{} — {} GB/s", m.name, crate::report::views::trim(m.bandwidth_gbs)),
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    groups.push(OptionGroup {
+        label: None,
+        options: vec![(CUSTOM.into(), "Custom machine…".into())],
+    });
+    groups
+}
+
+/// A select's (value, label) pairs.
+type Choices = Vec<(String, String)>;
+
+/// The backend and engine choices: the machine's default first, then every one.
+fn runtime_options() -> (Choices, Choices) {
+    let mut backends = vec![(String::new(), "the machine's default".to_string())];
+    backends.extend(Backend::ALL.into_iter().map(|b| (b.id().to_string(), b.id().to_string())));
+    let engines: Vec<(String, String)> = crate::scenario::keys::ENGINES
+        .iter()
+        .map(|e| (e.to_string(), e.to_string()))
+        .collect();
+    (backends, engines)
+}
+
+/// A custom machine's figures: bandwidth, memory, kind, TFLOPS and vendor.
+fn custom_fields() -> impl IntoView {
+    let scenario = scenario();
+    let mut vendors = vec![(String::new(), "the one the backend names".to_string())];
+    vendors.extend(
+        [Vendor::Nvidia, Vendor::Amd, Vendor::Intel, Vendor::Apple, Vendor::Other]
+            .into_iter()
+            .map(|v| (v.id().to_string(), v.label().to_string())),
+    );
+    let kind_select = NodeRef::new();
+    let kind = Memo::new(move |_| scenario.with(|s| s.kind().unwrap_or(Kind::Gpu).id().to_string()));
+    bind_options(
+        kind_select,
+        Box::new(|| {
+            vec![OptionGroup {
+                label: None,
+                options: Kind::ALL
+                    .into_iter()
+                    .map(|k| (k.id().to_string(), crate::report::views::kind_label(k).to_string()))
+                    .collect(),
+            }]
+        }),
+        kind,
+    );
+    view! {
+        <div class="custom-fields">
+            <NumberField key=Key::Bw label="Bandwidth" hint="GB/s" testid="input-bw" />
+            <NumberField key=Key::Mem label="Memory" hint="GiB" testid="input-mem" placeholder="unknown".to_string() />
+            <label class="field">
+                <span class="field-label">"Kind"</span>
+                <select
+                    data-testid="input-kind"
+                    on:change={move |ev| {
+                        let v = event_target_value(&ev);
+                        scenario.update(|s| match Kind::parse(&v) {
+                            Some(k) => s.put(Key::Kind, Value::Kind(k)),
+                            None => s.clear(Key::Kind),
+                        });
+                    }}
+                    node_ref=kind_select
+                ></select>
+            </label>
+            <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
+            <SelectField key=Key::Vendor label="Vendor" testid="input-vendor" options=vendors default="" />
+        </div>
     }
 }

@@ -24,6 +24,7 @@ pub mod number_field;
 pub mod option_list;
 pub mod provenance;
 pub mod quant_table;
+pub mod search_box;
 pub mod select_field;
 pub mod share_panel;
 pub mod sort_header;

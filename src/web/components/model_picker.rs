@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
+use super::search_box::SearchBox;
 use crate::catalog::catalog;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_MODEL};
 use crate::web::state::scenario;
@@ -17,7 +18,7 @@ const CUSTOM: &str = "custom";
 pub fn ModelPicker() -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
-    let (search, set_search) = signal(String::new());
+    let search = RwSignal::new(String::new());
     let (format_note, set_format_note) = signal(None::<String>);
     let found = Memo::new(move |_| search.with(|q| cat.search_models(q).iter().map(|m| m.id.clone()).collect::<Vec<_>>()));
     let is_custom = Memo::new(move |_| scenario.with(Scenario::is_custom_model));
@@ -33,13 +34,7 @@ pub fn ModelPicker() -> impl IntoView {
         let mut note = None;
         scenario.update(|s| {
             if v == CUSTOM {
-                let m = catalog().model(s.text(Key::Model).unwrap_or(DEFAULT_MODEL)).ok();
-                s.put_if_unset(Key::Params, m.map(|m| Value::Number(m.params_b)));
-                s.put_if_unset(Key::Active, m.filter(|m| m.arch.is_moe()).map(|m| Value::Number(m.active_params_b)));
-                s.put_if_unset(Key::Layers, m.map(|m| Value::Whole(m.arch.layers)));
-                s.put_if_unset(Key::KvHeads, m.map(|m| Value::Whole(m.arch.kv_heads)));
-                s.put_if_unset(Key::HeadDim, m.map(|m| Value::Whole(m.arch.head_dim)));
-                s.clear(Key::Model);
+                start_custom(s);
             } else {
                 note = crate::report::runnable::choose_following_format(s, catalog(), &v);
             }
@@ -47,88 +42,84 @@ pub fn ModelPicker() -> impl IntoView {
         set_format_note.set(note);
     };
     let on_change = move |ev| choose(event_target_value(&ev));
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        if ev.key() == "Enter" {
-            ev.prevent_default();
-            if let Some(first) = found.with_untracked(|f| f.first().cloned()) {
-                choose(first);
-                if let Some(commit) = use_context::<crate::web::state::UrlCommit>() {
-                    commit.0.run(());
-                }
-            }
-        }
-    };
     let select = NodeRef::new();
     bind_options(
         select,
         Box::new(move || {
             let searching = search.with(|q| !q.trim().is_empty());
             let cur = if searching { current.get() } else { String::new() };
-            let found = found.get();
-            let models = cat
-                .models_in_order()
-                .into_iter()
-                .filter(move |m| m.id == cur || found.contains(&m.id))
-                .map(|m| {
-                    let label = if m.arch.is_moe() {
-                        format!("{} ({}B, {}B active)", m.name, m.params_b, m.active_params_b)
-                    } else {
-                        format!("{} ({}B)", m.name, m.params_b)
-                    };
-                    (m.id.clone(), label)
-                });
-            vec![OptionGroup {
-                label: None,
-                options: models.chain([(CUSTOM.to_string(), "Custom model…".to_string())]).collect(),
-            }]
+            model_options(&cur, &found.get())
         }),
         current,
     );
     view! {
         <fieldset class="picker">
             <legend>"Model"</legend>
-            <label class="field">
-                <span class="field-label">"Search models"</span>
-                <input
-                    type="search"
-                    data-testid="input-model-search"
-                    placeholder="llama 70b, qwen3…"
-                    aria-describedby="model-search-help"
-                    prop:value={search}
-                    on:input={move |ev| set_search.set(event_target_value(&ev))}
-                    on:keydown=on_key
-                />
-            </label>
-            <p class="hint" id="model-search-help" data-testid="model-search-status" aria-live="polite">
-                {move || {
-                    if search.with(|q| q.trim().is_empty()) {
-                        String::new()
-                    } else {
-                        match found.with(Vec::len) {
-                            0 => "No model matches; try a family (llama, qwen3) or choose Custom model…".to_string(),
-                            1 => "1 model found; Enter chooses it.".to_string(),
-                            n => format!("{n} models found; Enter chooses the first."),
-                        }
-                    }
-                }}
-            </p>
+            <SearchBox
+                testid="input-model-search"
+                status_testid="model-search-status"
+                label="Search models"
+                placeholder="llama 70b, qwen3…"
+                nouns=("model", "models")
+                hint="a family (llama, qwen3)"
+                search=search
+                found=found
+                on_choose=Callback::new(choose)
+            />
             <label class="field wide">
                 <span class="field-label">"Model"</span>
                 <select data-testid="input-model" on:change={on_change} node_ref=select></select>
             </label>
             {move || format_note.get().map(|n| view! { <p class="hint" role="status" data-testid="model-format-note">{n}</p> })}
-            {move || is_custom.get().then(|| view! {
-                <div class="custom-fields">
-                    <NumberField key=Key::Params label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
-                    <NumberField key=Key::Active label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
-                    <NumberField key=Key::Weights label="Weight file" hint="e.g. 19GB, 4.58GiB" testid="input-weights" placeholder="from quant".to_string() />
-                    <NumberField key=Key::Layers label="Layers" testid="input-layers" placeholder="unknown".to_string() />
-                    <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
-                    <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
-                    <NumberField key=Key::Experts label="Experts" hint="routed, per layer (MoE)" testid="input-experts" placeholder="none".to_string() />
-                    <NumberField key=Key::TopK label="Experts per token" hint="top_k (MoE)" testid="input-top-k" placeholder="none".to_string() />
-                </div>
-            })}
+            {move || is_custom.get().then(custom_fields)}
         </fieldset>
+    }
+}
+
+/// A custom model starts from the chosen catalog model's figures.
+fn start_custom(s: &mut Scenario) {
+    let m = catalog().model(s.text(Key::Model).unwrap_or(DEFAULT_MODEL)).ok();
+    s.put_if_unset(Key::Params, m.map(|m| Value::Number(m.params_b)));
+    s.put_if_unset(Key::Active, m.filter(|m| m.arch.is_moe()).map(|m| Value::Number(m.active_params_b)));
+    s.put_if_unset(Key::Layers, m.map(|m| Value::Whole(m.arch.layers)));
+    s.put_if_unset(Key::KvHeads, m.map(|m| Value::Whole(m.arch.kv_heads)));
+    s.put_if_unset(Key::HeadDim, m.map(|m| Value::Whole(m.arch.head_dim)));
+    s.clear(Key::Model);
+}
+
+/// The select's options: the models found (and the chosen one, `cur`, while searching), family
+/// by family, then Custom model….
+fn model_options(cur: &str, found: &[String]) -> Vec<OptionGroup> {
+    let models = catalog()
+        .models_in_order()
+        .into_iter()
+        .filter(|m| m.id == cur || found.contains(&m.id))
+        .map(|m| {
+            let label = if m.arch.is_moe() {
+                format!("{} ({}B, {}B active)", m.name, m.params_b, m.active_params_b)
+            } else {
+                format!("{} ({}B)", m.name, m.params_b)
+            };
+            (m.id.clone(), label)
+        });
+    vec![OptionGroup {
+        label: None,
+        options: models.chain([(CUSTOM.to_string(), "Custom model…".to_string())]).collect(),
+    }]
+}
+
+/// A custom model's figures.
+fn custom_fields() -> impl IntoView {
+    view! {
+        <div class="custom-fields">
+            <NumberField key=Key::Params label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
+            <NumberField key=Key::Active label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
+            <NumberField key=Key::Weights label="Weight file" hint="e.g. 19GB, 4.58GiB" testid="input-weights" placeholder="from quant".to_string() />
+            <NumberField key=Key::Layers label="Layers" testid="input-layers" placeholder="unknown".to_string() />
+            <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
+            <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
+            <NumberField key=Key::Experts label="Experts" hint="routed, per layer (MoE)" testid="input-experts" placeholder="none".to_string() />
+            <NumberField key=Key::TopK label="Experts per token" hint="top_k (MoE)" testid="input-top-k" placeholder="none".to_string() />
+        </div>
     }
 }
