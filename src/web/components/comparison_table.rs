@@ -78,11 +78,7 @@ pub fn ComparisonTable(
             </label>
             <NumberField key=Key::Target label="Target" hint="tok/s: which machines reach it?" testid="input-target" placeholder="none".to_string() />
             <p class="hint" data-testid="meets-count">
-                {move || {
-                    let target = scenario.with(crate::report::views::target)?;
-                    let (meet, all) = rows.with(|r| (r.iter().filter(|r| r.meets == Some(true)).count(), r.len()));
-                    Some(format!("{meet} of {all} machines fit this model and are expected to reach {} tok/s.", fmt_tok_s(target)))
-                }}
+                {move || rows.with(|r| scenario.with(|s| meets_count(r, s)))}
             </p>
             <button
                 type="button"
@@ -166,4 +162,15 @@ fn resort_after_paint(
         }
         now
     });
+}
+
+/// With a target: how many machines fit the model and are expected to reach it.
+fn meets_count(rows: &[MachineRow], s: &crate::scenario::Scenario) -> Option<String> {
+    let target = crate::report::views::target(s)?;
+    let meet = rows.iter().filter(|r| r.meets == Some(true)).count();
+    Some(format!(
+        "{meet} of {} machines fit this model and are expected to reach {} tok/s.",
+        rows.len(),
+        fmt_tok_s(target)
+    ))
 }

@@ -21,6 +21,23 @@ impl Drop for Probe {
     }
 }
 
+impl Probe {
+    /// Starts the probe's worker, its messages going to `on_message`; `None` where the browser
+    /// will not start it.
+    fn start(on_message: impl Fn(String) + 'static) -> Option<Probe> {
+        let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            on_message(ev.data().as_string().unwrap_or_default());
+        });
+        let worker = web_sys::Worker::new("./measure-worker.js").ok()?;
+        worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+        let _ = worker.post_message(&JsValue::from_str("measure"));
+        Some(Probe {
+            worker,
+            _on_message: handler,
+        })
+    }
+}
+
 /// What the probe has said so far.
 #[derive(Clone, Default)]
 struct State {
@@ -54,59 +71,23 @@ pub fn MeasurePanel() -> impl IntoView {
             state.update(|st| st.progress = 1.0);
             stop("Done.");
         }
-        Ok(m) => state.update(|st| match m {
-            Message::Progress { value, text } => {
-                st.progress = value;
-                st.status = text;
-            }
-            Message::Cpu(c) => st.cpu = Some(c),
-            Message::CpuFailed(why) => st.status = format!("The CPU test failed: {why}"),
-            Message::Gpu(g) => st.gpu = Some(g),
-            Message::GpuMissing(why) => st.gpu_note = Some(format!("GPU: not measured: {why}.")),
-            Message::Done => {}
-        }),
+        Ok(m) => state.update(|st| st.take(m)),
         Err(e) => stop(&e),
     };
-    let start = move |_| {
-        let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            on_message(ev.data().as_string().unwrap_or_default());
-        });
-        match web_sys::Worker::new("./measure-worker.js") {
-            Ok(worker) => {
-                worker.set_onmessage(Some(handler.as_ref().unchecked_ref()));
-                let _ = worker.post_message(&JsValue::from_str("measure"));
-                probe.set_value(Some(Probe {
-                    worker,
-                    _on_message: handler,
-                }));
-                state.set(State {
-                    running: true,
-                    status: "Starting…".into(),
-                    ..State::default()
-                });
-            }
-            Err(_) => stop("This browser would not start the probe's worker."),
+    let start = move |_| match Probe::start(on_message) {
+        Some(p) => {
+            probe.set_value(Some(p));
+            state.set(State {
+                running: true,
+                status: "Starting…".into(),
+                ..State::default()
+            });
         }
+        None => stop("This browser would not start the probe's worker."),
     };
     let cancel = move |_| stop("Cancelled.");
     on_cleanup(move || probe.set_value(None));
-    let spec = move || {
-        scenario.with(|s| {
-            crate::report::views::machine_id(s)
-                .and_then(|id| catalog().machine(id).ok())
-                .map(|m| (m.name.clone(), m.bandwidth_gbs, m.kind))
-        })
-    };
-    let result = move || {
-        let spec = spec();
-        state.with(|st| {
-            measure::result_text(
-                st.cpu.as_ref(),
-                st.gpu.as_ref(),
-                spec.as_ref().map(|(n, b, k)| (n.as_str(), *b, *k)),
-            )
-        })
-    };
+    let result = move || state.with(|st| scenario.with(|s| st.result(s)));
     let use_it = move |_| {
         let (cpu, gpu) = state.with_untracked(|st| (st.cpu.clone(), st.gpu.clone()));
         let before = scenario.get_untracked();
@@ -120,20 +101,7 @@ pub fn MeasurePanel() -> impl IntoView {
         };
         state.update(|st| st.status = status);
     };
-    let matches = move || {
-        state.with(|st| {
-            st.gpu
-                .as_ref()
-                .filter(|g| !g.fallback)
-                .map(|g| {
-                    measure::adapter_matches(catalog(), g)
-                        .into_iter()
-                        .map(|m| (m.id.clone(), m.name.clone()))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
-    };
+    let matches = move || state.with(State::likely_machines);
     // The list of likely adapters shows once there is one (the probe's progress changes the
     // state often; the list is built only when it appears).
     let any_match = Memo::new(move |_| !matches().is_empty());
@@ -157,24 +125,7 @@ pub fn MeasurePanel() -> impl IntoView {
             <p data-testid="measure-result">{result}</p>
             <p class="hint" data-testid="measure-cpu-result">{move || state.with(|st| st.cpu.as_ref().map(measure::cpu_text))}</p>
             <p class="hint" data-testid="measure-gpu-result">{move || state.with(|st| st.gpu.as_ref().map(measure::gpu_text).or_else(|| st.gpu_note.clone()))}</p>
-            {move || any_match.get().then(|| view! {
-                <label class="field wide">
-                    <span class="field-label">"This adapter may be"</span>
-                    <select
-                        data-testid="measure-matches"
-                        on:change=move |ev| {
-                            let id = event_target_value(&ev);
-                            if !id.is_empty() {
-                                scenario.update(|s| *s = crate::report::views::with_machine(s, &id));
-                                commit.0.run(());
-                            }
-                        }
-                    >
-                        <option value="">"choose a catalog machine…"</option>
-                        {move || matches().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
-                    </select>
-                </label>
-            })}
+            {move || any_match.get().then(|| adapter_select(Signal::derive(matches)))}
             <button
                 type="button"
                 data-testid="measure-use"
@@ -184,5 +135,70 @@ pub fn MeasurePanel() -> impl IntoView {
                 "Use as machine"
             </button>
         </div>
+    }
+}
+
+impl State {
+    /// Takes one of the probe's messages (all but `Done`, which stops it).
+    fn take(&mut self, m: Message) {
+        match m {
+            Message::Progress { value, text } => {
+                self.progress = value;
+                self.status = text;
+            }
+            Message::Cpu(c) => self.cpu = Some(c),
+            Message::CpuFailed(why) => self.status = format!("The CPU test failed: {why}"),
+            Message::Gpu(g) => self.gpu = Some(g),
+            Message::GpuMissing(why) => self.gpu_note = Some(format!("GPU: not measured: {why}.")),
+            Message::Done => {}
+        }
+    }
+
+    /// The figure Use as machine takes, beside the chosen machine's spec.
+    fn result(&self, s: &crate::scenario::Scenario) -> Option<String> {
+        let spec = crate::report::views::machine_id(s).and_then(|id| catalog().machine(id).ok());
+        measure::result_text(
+            self.cpu.as_ref(),
+            self.gpu.as_ref(),
+            spec.map(|m| (m.name.as_str(), m.bandwidth_gbs, m.kind)),
+        )
+    }
+
+    /// The catalog machines a real adapter may be: (id, name).
+    fn likely_machines(&self) -> Vec<(String, String)> {
+        self.gpu
+            .as_ref()
+            .filter(|g| !g.fallback)
+            .map(|g| {
+                measure::adapter_matches(catalog(), g)
+                    .into_iter()
+                    .map(|m| (m.id.clone(), m.name.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// The catalog machines the adapter may be, one of which can be chosen (`measure-matches`).
+fn adapter_select(matches: Signal<Vec<(String, String)>>) -> impl IntoView {
+    let scenario = scenario();
+    let commit = expect_context::<crate::web::state::UrlCommit>();
+    view! {
+        <label class="field wide">
+            <span class="field-label">"This adapter may be"</span>
+            <select
+                data-testid="measure-matches"
+                on:change=move |ev| {
+                    let id = event_target_value(&ev);
+                    if !id.is_empty() {
+                        scenario.update(|s| *s = crate::report::views::with_machine(s, &id));
+                        commit.0.run(());
+                    }
+                }
+            >
+                <option value="">"choose a catalog machine…"</option>
+                {move || matches.get().into_iter().map(|(id, name)| view! { <option value=id>{name}</option> }).collect_view()}
+            </select>
+        </label>
     }
 }
