@@ -142,6 +142,81 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
     text.as_string().ok_or_else(|| "the file is not text".into())
 }
 
+/// Reads a Hub source — a GGUF file, or a repository's config.json and GGUF list — and lands
+/// the model it gives (`land`), saying what happened in `status` and offering the GGUF files.
+async fn run_hub_import(
+    src: hub::Source,
+    land: impl Fn(Imported, Option<String>) -> Vec<String> + Copy + 'static,
+    set_url_status: WriteSignal<Option<Result<Vec<String>, String>>>,
+    set_hub_files: WriteSignal<(Option<hub::Source>, Vec<String>)>,
+) {
+    let result = match &src.file {
+        Some(f) if f.ends_with(".gguf") => hub_gguf(&src, f, set_url_status).await.map(|i| (Some(i), Vec::new())),
+        Some(f) => Err(format!(
+            "{f} is neither a .gguf file nor a repository: give the repository, or one of its .gguf files"
+        )),
+        None => hub_repo(&src, set_url_status).await,
+    };
+    match result {
+        Ok((Some(i), ggufs)) => {
+            let mut lines = land(i, Some(src.key()));
+            if !ggufs.is_empty() {
+                lines.push(format!("{} GGUF files: choose one below for its exact size.", ggufs.len()));
+            }
+            set_hub_files.set((Some(src), ggufs));
+            set_url_status.set(Some(Ok(lines)));
+        }
+        Ok((None, ggufs)) if ggufs.len() == 1 => {
+            let file = src.with_file(&ggufs[0]);
+            match hub_gguf(&file, &ggufs[0], set_url_status).await {
+                Ok(i) => set_url_status.set(Some(Ok(land(i, Some(file.key()))))),
+                Err(e) => set_url_status.set(Some(Err(e))),
+            }
+        }
+        Ok((None, ggufs)) if !ggufs.is_empty() => {
+            set_url_status.set(Some(Ok(vec![format!(
+                "{} has no config.json but {} GGUF files: choose one.",
+                src.repo,
+                ggufs.len()
+            )])));
+            set_hub_files.set((Some(src), ggufs));
+        }
+        Ok((None, _)) => set_url_status.set(Some(Err(format!("{} has neither a config.json nor a GGUF file", src.repo)))),
+        Err(e) => set_url_status.set(Some(Err(e))),
+    }
+}
+
+/// A chosen or dropped file: a config.json (shown in the box too) or a GGUF's header.
+async fn read_local(file: &web_sys::File, set_config_text: WriteSignal<String>) -> Result<Imported, String> {
+    let name = file.name();
+    if name.to_ascii_lowercase().ends_with(".json") {
+        let text = read_text(file).await?;
+        set_config_text.set(text.clone());
+        config::from_config_json(&text).map(Imported::from_config)
+    } else {
+        read_gguf(file)
+            .await
+            .and_then(|g| Imported::from_gguf(&g).ok_or_else(|| format!("{name}: the header has no model shape ({})", g.unread.join("; "))))
+    }
+}
+
+/// What an import says: its summary, what it did not read, and that the link carries it.
+fn summary_lines(i: &Imported) -> Vec<String> {
+    let mut lines = i.summary.clone();
+    lines.extend(i.unread.iter().map(|u| format!("not read: {u}")));
+    lines.push("The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.".into());
+    lines
+}
+
+/// A status: the lines of what happened, or the error.
+fn status_view(status: Option<Result<Vec<String>, String>>) -> AnyView {
+    match status {
+        Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),
+        Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
+        None => ().into_any(),
+    }
+}
+
 /// The import panel: `import-config` (textarea), `import-config-apply`, `import-file`, and the
 /// result or error in `import-status`.
 #[component]
@@ -154,11 +229,7 @@ pub fn ImportPanel() -> impl IntoView {
 
     // An import lands in the scenario (with `src=` when it came from the Hub) and the link.
     let land = move |i: Imported, src: Option<String>| {
-        let mut lines = i.summary.clone();
-        lines.extend(i.unread.iter().map(|u| format!("not read: {u}")));
-        lines.push(
-            "The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.".into(),
-        );
+        let lines = summary_lines(&i);
         scenario.update(|s| {
             i.apply_to(s);
             if let Some(src) = src {
@@ -177,42 +248,7 @@ pub fn ImportPanel() -> impl IntoView {
     let (url_status, set_url_status) = signal(None::<Result<Vec<String>, String>>);
     let (hub_files, set_hub_files) = signal((None::<hub::Source>, Vec::<String>::new()));
     let import_hub = move |src: hub::Source| {
-        wasm_bindgen_futures::spawn_local(async move {
-            let result = match &src.file {
-                Some(f) if f.ends_with(".gguf") => hub_gguf(&src, f, set_url_status).await.map(|i| (Some(i), Vec::new())),
-                Some(f) => Err(format!(
-                    "{f} is neither a .gguf file nor a repository: give the repository, or one of its .gguf files"
-                )),
-                None => hub_repo(&src, set_url_status).await,
-            };
-            match result {
-                Ok((Some(i), ggufs)) => {
-                    let mut lines = land(i, Some(src.key()));
-                    if !ggufs.is_empty() {
-                        lines.push(format!("{} GGUF files: choose one below for its exact size.", ggufs.len()));
-                    }
-                    set_hub_files.set((Some(src), ggufs));
-                    set_url_status.set(Some(Ok(lines)));
-                }
-                Ok((None, ggufs)) if ggufs.len() == 1 => {
-                    let file = src.with_file(&ggufs[0]);
-                    match hub_gguf(&file, &ggufs[0], set_url_status).await {
-                        Ok(i) => set_url_status.set(Some(Ok(land(i, Some(file.key()))))),
-                        Err(e) => set_url_status.set(Some(Err(e))),
-                    }
-                }
-                Ok((None, ggufs)) if !ggufs.is_empty() => {
-                    set_url_status.set(Some(Ok(vec![format!(
-                        "{} has no config.json but {} GGUF files: choose one.",
-                        src.repo,
-                        ggufs.len()
-                    )])));
-                    set_hub_files.set((Some(src), ggufs));
-                }
-                Ok((None, _)) => set_url_status.set(Some(Err(format!("{} has neither a config.json nor a GGUF file", src.repo)))),
-                Err(e) => set_url_status.set(Some(Err(e))),
-            }
-        });
+        wasm_bindgen_futures::spawn_local(run_hub_import(src, land, set_url_status, set_hub_files));
     };
     let apply_url = move |_| match hub::Source::parse_input(&url_text.get_untracked()) {
         Ok(src) => {
@@ -232,19 +268,7 @@ pub fn ImportPanel() -> impl IntoView {
         set_busy.set(true);
         wasm_bindgen_futures::spawn_local(async move {
             let name = file.name();
-            let result = if name.to_ascii_lowercase().ends_with(".json") {
-                match read_text(&file).await {
-                    Ok(text) => {
-                        set_config_text.set(text.clone());
-                        config::from_config_json(&text).map(Imported::from_config)
-                    }
-                    Err(e) => Err(e),
-                }
-            } else {
-                read_gguf(&file).await.and_then(|g| {
-                    Imported::from_gguf(&g).ok_or_else(|| format!("{name}: the header has no model shape ({})", g.unread.join("; ")))
-                })
-            };
+            let result = read_local(&file, set_config_text).await;
             accept(result.map_err(|e| format!("{name}: {e}")));
             set_busy.set(false);
         });
@@ -299,19 +323,11 @@ pub fn ImportPanel() -> impl IntoView {
                 "This reads only the repository's file list, its config.json, or a GGUF file's header (by Range requests), from huggingface.co: the one request this page ever makes, and only when you press the button."
             </p>
             <div data-testid="import-url-status" class="import-status" role="status">
-                {move || match url_status.get() {
-                    Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),
-                    Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
-                    None => ().into_any(),
-                }}
+                {move || status_view(url_status.get())}
             </div>
             <div data-testid="import-status" class="import-status" role="status">
                 {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
-                {move || match status.get() {
-                    Some(Ok(lines)) => view! { <ul class="ok">{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul> }.into_any(),
-                    Some(Err(e)) => view! { <p class="error">{e}</p> }.into_any(),
-                    None => ().into_any(),
-                }}
+                {move || status_view(status.get())}
             </div>
         </section>
     }
