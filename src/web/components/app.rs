@@ -38,15 +38,7 @@ pub fn App() -> impl IntoView {
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
-    // The last valid estimate stays on screen while an input is being corrected.
-    let current: Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>> =
-        Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
-            Ok(inputs) => {
-                let e = estimate(&inputs);
-                Some((inputs, e))
-            }
-            Err(_) => prev.cloned().flatten(),
-        });
+    let current = last_valid_estimate(resolved);
     provide_context(current);
     let problems = move || {
         resolved.with(|r| {
@@ -55,117 +47,17 @@ pub fn App() -> impl IntoView {
                 .map(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
         })
     };
-    let key_problems = Memo::new(move |_| {
-        let mut out: Vec<(crate::scenario::Key, String)> = resolved.with(|r| {
-            r.as_ref()
-                .err()
-                .map(|issues| issues.iter().map(|i| (i.key, i.problem.clone())).collect())
-                .unwrap_or_default()
-        });
-        notices.with(|all| {
-            scenario.with(|s| {
-                for n in all {
-                    if let Some(k) = n.key.filter(|k| s.value_text(*k) == n.at_load) {
-                        out.push((k, n.text.clone()));
-                    }
-                }
-            })
-        });
-        out
-    });
+    let key_problems = key_problems(resolved, notices, scenario);
     provide_context(KeyProblems(key_problems));
     // Whether the error line shows: it changes far less often than the problems themselves.
     let has_problems = Memo::new(move |_| resolved.with(Result::is_err));
-    let machine_rows = Memo::new(move |_| {
-        scenario
-            .with(|s| {
-                if s.resolve(cat).is_ok() {
-                    Some(views::machine_rows(s, cat))
-                } else {
-                    None
-                }
-            })
-            .unwrap_or_default()
-    });
+    let machine_rows = rows_of(scenario, views::machine_rows);
     // Every catalog model on this machine: depends on the machine, context and KV type, not on
     // the chosen model (but for its highlight).
-    let model_rows = Memo::new(move |_| {
-        scenario
-            .with(|s| {
-                if s.resolve(cat).is_ok() {
-                    Some(crate::report::runnable::model_rows(s, cat))
-                } else {
-                    None
-                }
-            })
-            .unwrap_or_default()
-    });
-    let quant_rows = Memo::new(move |_| {
-        scenario
-            .with(|s| {
-                if s.resolve(cat).is_ok() {
-                    Some(views::quant_rows(s, cat))
-                } else {
-                    None
-                }
-            })
-            .unwrap_or_default()
-    });
+    let model_rows = rows_of(scenario, crate::report::runnable::model_rows);
+    let quant_rows = rows_of(scenario, views::quant_rows);
 
-    // The address bar follows the scenario. Keystrokes rewrite the current history entry once
-    // the typing pauses (URL_QUIET_MS); a committed change (a `change` event: select, blur, Enter,
-    // letting go of the slider) is written at once and ends the entry, so the next edit starts a
-    // new one and back/forward step through the scenarios a person actually chose. Writing on
-    // every keystroke or slider step would make the browser fetch the page's icon again for each
-    // (Chromium does on every address change), and Safari refuses more than 100 history writes
-    // in 30 seconds.
-    let commit_pending = StoredValue::new(true);
-    // Counts edits: a pending keystroke write runs only if no edit came after it.
-    let edits = StoredValue::new(0u32);
-    let next_edit = move || {
-        edits.update_value(|n| *n = n.wrapping_add(1));
-        edits.get_value()
-    };
-    let suffix = presentation.to_query_suffix();
-    let write = move |commit: bool| {
-        if commit {
-            // A committed change is written now: a pending keystroke write has nothing to add.
-            next_edit();
-        }
-        let query = format!("{}{}", scenario.with_untracked(Scenario::to_query), suffix);
-        let push = commit_pending.get_value();
-        if browser::location_search() != format!("?{query}") {
-            browser::write_url(&query, push);
-            commit_pending.set_value(false);
-        }
-        if commit {
-            commit_pending.set_value(true);
-        }
-    };
-    let write_input = write.clone();
-    // What the form's (and the tables') fields do to the address: a keystroke schedules a write
-    // for when typing pauses; a committed change writes at once.
-    let on_input = move |_: leptos::ev::Event| {
-        let write = write_input.clone();
-        let this = next_edit();
-        browser::after_ms(URL_QUIET_MS, move || {
-            if edits.get_value() == this {
-                write(false);
-            }
-        });
-    };
-    let write_change = write.clone();
-    let on_change = move |_: leptos::ev::Event| write_change(true);
-    // Components outside the form (the importer) commit their changes the same way.
-    let write_commit = write.clone();
-    provide_context(UrlCommit(Callback::new(move |()| write_commit(true))));
-    let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
-        let (s, n) = scenario_from_query(&browser::location_search());
-        scenario.set(s);
-        set_notices.set(n);
-        commit_pending.set_value(true);
-        next_edit();
-    });
+    let (on_input, on_change) = address_bar(scenario, presentation.to_query_suffix(), set_notices);
 
     // The answer first: the headline mounts and paints on its own, the form beside it in the
     // next frame, then the tables, charts and panels below them (the form's fields and the
@@ -228,4 +120,116 @@ pub fn App() -> impl IntoView {
         </footer>
     }
     .into_any()
+}
+
+/// A memo of a table's rows for the scenario, empty while it does not resolve.
+fn rows_of<T: Clone + PartialEq + Send + Sync + 'static>(
+    scenario: RwSignal<Scenario>,
+    rows: fn(&Scenario, &crate::catalog::Catalog) -> Vec<T>,
+) -> Memo<Vec<T>> {
+    let cat = catalog();
+    Memo::new(move |_| scenario.with(|s| if s.resolve(cat).is_ok() { rows(s, cat) } else { Vec::new() }))
+}
+
+/// What is wrong with each key: the scenario's problems, and the link's notices about keys that
+/// still hold what the page opened with.
+fn key_problems(
+    resolved: Memo<Result<crate::estimator::Inputs, Vec<crate::scenario::KeyIssue>>>,
+    notices: ReadSignal<Vec<crate::web::state::Notice>>,
+    scenario: RwSignal<Scenario>,
+) -> Memo<Vec<(crate::scenario::Key, String)>> {
+    Memo::new(move |_| {
+        let mut out: Vec<(crate::scenario::Key, String)> = resolved.with(|r| {
+            r.as_ref()
+                .err()
+                .map(|issues| issues.iter().map(|i| (i.key, i.problem.clone())).collect())
+                .unwrap_or_default()
+        });
+        notices.with(|all| {
+            scenario.with(|s| {
+                for n in all {
+                    if let Some(k) = n.key.filter(|k| s.value_text(*k) == n.at_load) {
+                        out.push((k, n.text.clone()));
+                    }
+                }
+            })
+        });
+        out
+    })
+}
+
+/// The address bar follows the scenario; returns what the form's fields do to it on `input`
+/// and on `change`, and provides [`UrlCommit`] for everything else.
+fn address_bar(
+    scenario: RwSignal<Scenario>,
+    suffix: String,
+    set_notices: WriteSignal<Vec<crate::web::state::Notice>>,
+) -> (impl Fn(leptos::ev::Event) + Clone, impl Fn(leptos::ev::Event) + Clone) {
+    // The address bar follows the scenario. Keystrokes rewrite the current history entry once
+    // the typing pauses (URL_QUIET_MS); a committed change (a `change` event: select, blur, Enter,
+    // letting go of the slider) is written at once and ends the entry, so the next edit starts a
+    // new one and back/forward step through the scenarios a person actually chose. Writing on
+    // every keystroke or slider step would make the browser fetch the page's icon again for each
+    // (Chromium does on every address change), and Safari refuses more than 100 history writes
+    // in 30 seconds.
+    let commit_pending = StoredValue::new(true);
+    // Counts edits: a pending keystroke write runs only if no edit came after it.
+    let edits = StoredValue::new(0u32);
+    let next_edit = move || {
+        edits.update_value(|n| *n = n.wrapping_add(1));
+        edits.get_value()
+    };
+    let write = move |commit: bool| {
+        if commit {
+            // A committed change is written now: a pending keystroke write has nothing to add.
+            next_edit();
+        }
+        let query = format!("{}{}", scenario.with_untracked(Scenario::to_query), suffix);
+        let push = commit_pending.get_value();
+        if browser::location_search() != format!("?{query}") {
+            browser::write_url(&query, push);
+            commit_pending.set_value(false);
+        }
+        if commit {
+            commit_pending.set_value(true);
+        }
+    };
+    let write_input = write.clone();
+    // What the form's (and the tables') fields do to the address: a keystroke schedules a write
+    // for when typing pauses; a committed change writes at once.
+    let on_input = move |_: leptos::ev::Event| {
+        let write = write_input.clone();
+        let this = next_edit();
+        browser::after_ms(URL_QUIET_MS, move || {
+            if edits.get_value() == this {
+                write(false);
+            }
+        });
+    };
+    let write_change = write.clone();
+    let on_change = move |_: leptos::ev::Event| write_change(true);
+    // Components outside the form (the importer) commit their changes the same way.
+    let write_commit = write.clone();
+    provide_context(UrlCommit(Callback::new(move |()| write_commit(true))));
+    let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        let (s, n) = scenario_from_query(&browser::location_search());
+        scenario.set(s);
+        set_notices.set(n);
+        commit_pending.set_value(true);
+        next_edit();
+    });
+    (on_input, on_change)
+}
+
+/// The estimate of the scenario, or the last valid one while an input is being corrected.
+fn last_valid_estimate(
+    resolved: Memo<Result<crate::estimator::Inputs, Vec<crate::scenario::KeyIssue>>>,
+) -> Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>> {
+    Memo::new(move |prev: Option<&Option<_>>| match resolved.get() {
+        Ok(inputs) => {
+            let e = estimate(&inputs);
+            Some((inputs, e))
+        }
+        Err(_) => prev.cloned().flatten(),
+    })
 }

@@ -243,26 +243,6 @@ pub fn ImportPanel() -> impl IntoView {
         Ok(i) => set_status.set(Some(Ok(land(i, None)))),
         Err(e) => set_status.set(Some(Err(e))),
     };
-    // From a Hugging Face link: the only requests the page ever makes, and only on this click.
-    let (url_text, set_url_text) = signal(String::new());
-    let (url_status, set_url_status) = signal(None::<Result<Vec<String>, String>>);
-    let (hub_files, set_hub_files) = signal((None::<hub::Source>, Vec::<String>::new()));
-    let import_hub = move |src: hub::Source| {
-        wasm_bindgen_futures::spawn_local(run_hub_import(src, land, set_url_status, set_hub_files));
-    };
-    let apply_url = move |_| match hub::Source::parse_input(&url_text.get_untracked()) {
-        Ok(src) => {
-            set_hub_files.set((None, Vec::new()));
-            import_hub(src);
-        }
-        Err(e) => set_url_status.set(Some(Err(e))),
-    };
-    let choose_file = move |ev: leptos::ev::Event| {
-        let file = event_target_value(&ev);
-        if let (Some(src), false) = (hub_files.get_untracked().0, file.is_empty()) {
-            import_hub(src.with_file(&file));
-        }
-    };
     let apply_config = move || accept(config::from_config_json(&config_text.get_untracked()).map(Imported::from_config));
     let take_file = move |file: web_sys::File| {
         set_busy.set(true);
@@ -300,35 +280,62 @@ pub fn ImportPanel() -> impl IntoView {
                     <input type="file" accept=".gguf,.json" data-testid="import-file" on:change={on_file} />
                 </label>
             </div>
-            <label class="field wide">
-                <span class="field-label">"Hugging Face model"</span>
-                <input
-                    type="text"
-                    data-testid="import-url"
-                    placeholder="org/name, or a huggingface.co link to a repository or a .gguf file"
-                    prop:value=url_text
-                    on:input=move |ev| set_url_text.set(event_target_value(&ev))
-                />
-            </label>
-            <div class="share-row">
-                <button type="button" data-testid="import-url-apply" on:click=apply_url>"Read from Hugging Face"</button>
-                {move || (!hub_files.with(|f| f.1.is_empty())).then(|| view! {
-                    <select data-testid="import-url-file" on:change=choose_file>
-                        <option value="">"choose a GGUF file…"</option>
-                        {move || hub_files.get().1.into_iter().map(|f| { let label = f.clone(); view! { <option value=f>{label}</option> } }).collect_view()}
-                    </select>
-                })}
-            </div>
-            <p class="hint">
-                "This reads only the repository's file list, its config.json, or a GGUF file's header (by Range requests), from huggingface.co: the one request this page ever makes, and only when you press the button."
-            </p>
-            <div data-testid="import-url-status" class="import-status" role="status">
-                {move || status_view(url_status.get())}
-            </div>
+            {hub_section(land)}
             <div data-testid="import-status" class="import-status" role="status">
                 {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
                 {move || status_view(status.get())}
             </div>
         </section>
+    }
+}
+
+/// The Hugging Face part: a link or repository id, its GGUF files to choose from, and its status.
+/// The only requests the page ever makes, and only on this click.
+fn hub_section(land: impl Fn(Imported, Option<String>) -> Vec<String> + Copy + Send + Sync + 'static) -> impl IntoView {
+    let (url_text, set_url_text) = signal(String::new());
+    let (url_status, set_url_status) = signal(None::<Result<Vec<String>, String>>);
+    let (hub_files, set_hub_files) = signal((None::<hub::Source>, Vec::<String>::new()));
+    let import_hub = move |src: hub::Source| {
+        wasm_bindgen_futures::spawn_local(run_hub_import(src, land, set_url_status, set_hub_files));
+    };
+    let apply_url = move |_| match hub::Source::parse_input(&url_text.get_untracked()) {
+        Ok(src) => {
+            set_hub_files.set((None, Vec::new()));
+            import_hub(src);
+        }
+        Err(e) => set_url_status.set(Some(Err(e))),
+    };
+    let choose_file = move |ev: leptos::ev::Event| {
+        let file = event_target_value(&ev);
+        if let (Some(src), false) = (hub_files.get_untracked().0, file.is_empty()) {
+            import_hub(src.with_file(&file));
+        }
+    };
+    view! {
+        <label class="field wide">
+            <span class="field-label">"Hugging Face model"</span>
+            <input
+                type="text"
+                data-testid="import-url"
+                placeholder="org/name, or a huggingface.co link to a repository or a .gguf file"
+                prop:value=url_text
+                on:input=move |ev| set_url_text.set(event_target_value(&ev))
+            />
+        </label>
+        <div class="share-row">
+            <button type="button" data-testid="import-url-apply" on:click=apply_url>"Read from Hugging Face"</button>
+            {move || (!hub_files.with(|f| f.1.is_empty())).then(|| view! {
+                <select data-testid="import-url-file" on:change=choose_file>
+                    <option value="">"choose a GGUF file…"</option>
+                    {move || hub_files.get().1.into_iter().map(|f| { let label = f.clone(); view! { <option value=f>{label}</option> } }).collect_view()}
+                </select>
+            })}
+        </div>
+        <p class="hint">
+            "This reads only the repository's file list, its config.json, or a GGUF file's header (by Range requests), from huggingface.co: the one request this page ever makes, and only when you press the button."
+        </p>
+        <div data-testid="import-url-status" class="import-status" role="status">
+            {move || status_view(url_status.get())}
+        </div>
     }
 }
