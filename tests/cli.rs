@@ -322,6 +322,10 @@ fn the_backend_is_an_input_shown_in_the_json() {
 #[test]
 fn models_lists_every_model_with_the_best_format_that_fits() {
     let v = json(&["models", "hw=rtx-4090&ctx=8192"]);
+    assert!(
+        v.as_array().unwrap().iter().all(|m| m["backend"] == "cuda"),
+        "every row echoes the backend used"
+    );
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), catalog().models.len());
     for r in rows {
@@ -355,7 +359,16 @@ fn machines_lists_every_machine_and_who_meets_the_target() {
     let rows = v.as_array().unwrap();
     assert_eq!(rows.len(), catalog().machines.len());
     for r in rows {
-        for key in ["id", "name", "ceiling_tok_s", "expected_tok_s", "fits", "meets", "price_usd"] {
+        for key in [
+            "id",
+            "name",
+            "ceiling_tok_s",
+            "expected_tok_s",
+            "fits",
+            "meets",
+            "price_usd",
+            "backend",
+        ] {
             assert!(r.get(key).is_some(), "{key}: {r}");
         }
         let meets = r["fits"] == true && r["expected_tok_s"].as_f64().unwrap() >= 30.0;

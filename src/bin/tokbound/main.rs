@@ -127,6 +127,7 @@ fn models(args: &[String]) -> ExitCode {
         Err(code) => return code,
     };
     let rows = tokbound::report::runnable::model_rows(&scenario, catalog());
+    let backend = scenario.backend(catalog()).id();
     let json: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| {
@@ -143,6 +144,7 @@ fn models(args: &[String]) -> ExitCode {
                 "memory_needed_bytes": r.memory_needed,
                 "fits": fits,
                 "experts_in_ram": r.held == tokbound::report::runnable::Held::ExpertsInRam,
+                "backend": backend,
             })
         })
         .collect();
@@ -168,6 +170,8 @@ fn machines(args: &[String]) -> ExitCode {
                 "fits": r.fits,
                 "meets": r.meets,
                 "price_usd": r.price_usd,
+                // The scenario's backend where it names one, else each machine's own.
+                "backend": scenario.backend_choice().map_or_else(|| catalog().machine(&r.id).map_or("", |m| m.default_backend().id()), |b| b.id()),
             })
         })
         .collect();
