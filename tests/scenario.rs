@@ -203,3 +203,53 @@ fn each_default_and_word_is_defined_once() {
         assert_eq!(key.spec().link_default, Some(value.as_str()), "{}", key.name());
     }
 }
+
+#[test]
+fn every_view_name_is_documented_where_people_read_it() {
+    use tokbound::scenario::{Key, View, EMBED_VIEWS};
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let meaning = documented_keys().into_iter().find(|r| r.0 == "view").expect("a view row").1;
+    for v in View::ALL {
+        assert_eq!(EMBED_VIEWS[v as usize], v.id());
+        assert_eq!(View::parse(v.id()), Some(v));
+        if v != View::Headline {
+            assert!(
+                meaning.contains(&format!("`{}`", v.id())),
+                "docs/scenario.md's view row lacks {}",
+                v.id()
+            );
+            assert!(readme.contains(&format!("`{}`", v.id())), "README lacks the view {}", v.id());
+        }
+    }
+    assert_eq!(Key::View.name(), "view");
+}
+
+#[test]
+fn every_table_column_is_documented() {
+    use tokbound::report::runnable::ModelColumn;
+    use tokbound::report::views::Column;
+    let testids = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/testids.md")).unwrap();
+    let line = |hook: &str| {
+        testids
+            .lines()
+            .find(|l| l.contains(hook))
+            .unwrap_or_else(|| panic!("docs/testids.md lacks {hook}"))
+            .to_string()
+    };
+    let machines = line("`sort-<column>`");
+    for c in Column::ALL {
+        assert!(
+            machines.contains(&format!("`{}`", c.id())),
+            "sort-{} is not in docs/testids.md",
+            c.id()
+        );
+    }
+    let models = line("`sort-model-<column>`");
+    for c in ModelColumn::ALL {
+        assert!(
+            models.contains(&format!("`{}`", c.id())),
+            "sort-model-{} is not in docs/testids.md",
+            c.id()
+        );
+    }
+}

@@ -590,10 +590,11 @@ pub fn embed_height(views: &[String], notes: usize) -> u32 {
     const TABLE: u32 = 860;
     views
         .iter()
-        .map(|v| match v.as_str() {
-            "headline" => 0,
-            "table" | "models" => TABLE,
-            _ => CHART,
+        .filter_map(|v| crate::scenario::View::parse(v))
+        .map(|v| match v {
+            crate::scenario::View::Headline => 0,
+            v if v.is_chart() => CHART,
+            _ => TABLE,
         })
         .sum::<u32>()
         + HEADLINE

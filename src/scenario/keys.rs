@@ -154,10 +154,53 @@ pub struct KeySpec {
 /// The runtimes `engine=` names; the first is the default.
 pub const ENGINES: &[&str] = &["llama.cpp", "ik_llama.cpp", "llamafile", "ollama", "ktransformers"];
 
-/// The views an embed can show besides the headline.
-pub const EMBED_VIEWS: &[&str] = &[
+/// The views an embed can show (`view=`), in [`View`] order: the one list the link codec, the
+/// page and the docs read.
+pub const EMBED_VIEWS: [&str; 9] = [
     "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models",
 ];
+
+/// A view an embed can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Headline,
+    Machines,
+    Context,
+    Quants,
+    Spill,
+    Batch,
+    Spec,
+    Table,
+    Models,
+}
+
+impl View {
+    pub const ALL: [View; 9] = [
+        View::Headline,
+        View::Machines,
+        View::Context,
+        View::Quants,
+        View::Spill,
+        View::Batch,
+        View::Spec,
+        View::Table,
+        View::Models,
+    ];
+
+    /// Its name in links ([`EMBED_VIEWS`]).
+    pub fn id(self) -> &'static str {
+        EMBED_VIEWS[self as usize]
+    }
+
+    pub fn parse(name: &str) -> Option<View> {
+        View::ALL.into_iter().find(|v| v.id() == name)
+    }
+
+    /// A chart (the others are the headline and the two tables).
+    pub fn is_chart(self) -> bool {
+        !matches!(self, View::Headline | View::Table | View::Models)
+    }
+}
 
 const BIG: f64 = 100_000.0;
 
@@ -1015,7 +1058,7 @@ pub const KEYS: &[KeySpec] = &[
         key: Key::View,
         name: "view",
         group: Group::Page,
-        value: ValueKind::List(EMBED_VIEWS),
+        value: ValueKind::List(&EMBED_VIEWS),
         #[cfg(not(target_arch = "wasm32"))]
         meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table` (every machine), `models` (every model on this machine)",
         #[cfg(not(target_arch = "wasm32"))]

@@ -12,7 +12,7 @@ use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, PassShape, Pl
 use crate::text::shorten;
 use crate::text::units;
 use keys::Scope;
-pub use keys::{Key, Value, ValueKind, EMBED_VIEWS};
+pub use keys::{Key, Value, ValueKind, View, EMBED_VIEWS};
 
 pub const FORMAT_VERSION: &str = "1";
 pub const DEFAULT_HW: &str = "rtx-4090";

@@ -7,6 +7,7 @@ use crate::catalog::catalog;
 use crate::charts::{batch, context, machines, quants, spec, spill};
 use crate::estimator::{Estimate, Inputs, WeightSpec};
 use crate::report::views::{self, MachineRow, QuantRow};
+use crate::scenario::View;
 use crate::web::state::scenario;
 
 /// Formats drawn on the context chart beside the scenario's own.
@@ -78,23 +79,23 @@ pub fn ChartsPanel(
             .collect::<Vec<_>>()
     });
 
-    let chart = move |name: &str, testid: &'static str, label: &'static str, source: PlotSource| {
-        show(name).then(|| view! { <ChartCanvas testid=testid label=label chart=source /> })
+    let chart = move |view: View, testid: &'static str, label: &'static str, source: PlotSource| {
+        show(view.id()).then(|| view! { <ChartCanvas testid=testid label=label chart=source /> })
     };
     view! {
         <section class="charts" aria-label="charts">
-            {chart("machines", "chart-machines", "decode ceiling and expected speed by machine", plot_source(bars, |b| Some(machines::plot(b))))}
-            {chart("context", "chart-context", "decode speed against context length", plot_source(context_key, |key| {
+            {chart(View::Machines, "chart-machines", "decode ceiling and expected speed by machine", plot_source(bars, |b| Some(machines::plot(b))))}
+            {chart(View::Context, "chart-context", "decode speed against context length", plot_source(context_key, |key| {
                 key.as_ref().map(|(inputs, measured)| context::plot(&context_data(inputs, measured.clone())))
             }))}
-            {chart("quants", "chart-quants", "speed against size across quantizations", plot_source(quant_points, |q| Some(quants::plot(q))))}
-            {chart("spill", "chart-spill", "decode speed against the share of weights in VRAM", plot_source(curve_inputs, |i| {
+            {chart(View::Quants, "chart-quants", "speed against size across quantizations", plot_source(quant_points, |q| Some(quants::plot(q))))}
+            {chart(View::Spill, "chart-spill", "decode speed against the share of weights in VRAM", plot_source(curve_inputs, |i| {
                 i.as_ref().map(|i| spill::plot(&spill::data(i)))
             }))}
-            {chart("batch", "chart-batch", "aggregate and per-stream speed against batch size", plot_source(curve_inputs, |i| {
+            {chart(View::Batch, "chart-batch", "aggregate and per-stream speed against batch size", plot_source(curve_inputs, |i| {
                 i.as_ref().map(|i| batch::plot(&batch::data(i)))
             }))}
-            {chart("spec", "chart-spec", "speculative decoding speed-up against acceptance rate", plot_source(spec_inputs, |i| {
+            {chart(View::Spec, "chart-spec", "speculative decoding speed-up against acceptance rate", plot_source(spec_inputs, |i| {
                 i.as_ref().map(|i| spec::plot(&spec::data(i)))
             }))}
         </section>

@@ -8,6 +8,7 @@ use super::headline::Headline;
 use super::model_table::ModelTable;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::views::{MachineRow, QuantRow};
+use crate::scenario::View;
 use crate::web::state::scenario;
 
 /// The embed: headline, the chosen charts or table, and a link to the full page.
@@ -30,11 +31,11 @@ pub fn EmbedView(
     request_animation_frame(|| crate::web::browser::report_height_to_parent("main.embed"));
     let charts: Vec<String> = views
         .iter()
-        .filter(|v| !matches!(v.as_str(), "headline" | "table" | "models"))
+        .filter(|v| View::parse(v).is_some_and(View::is_chart))
         .cloned()
         .collect();
-    let table = views.iter().any(|v| v == "table");
-    let models = views.iter().any(|v| v == "models");
+    let table = views.iter().any(|v| v == View::Table.id());
+    let models = views.iter().any(|v| v == View::Models.id());
     view! {
         <main class="embed" data-testid="embed">
             <Headline estimate=estimate full_page=Signal::derive(full) />

@@ -20,7 +20,7 @@ pub fn SharePanel() -> impl IntoView {
     let snippet = move || {
         let embed = Presentation {
             embed: true,
-            views: vec!["context".into()],
+            views: vec![crate::scenario::View::Context.id().into()],
         };
         let (title, notes) = estimate.with(|e| {
             e.as_ref().map_or((String::new(), 0), |(inputs, e)| {
