@@ -802,3 +802,12 @@ fn the_roofline_says_which_side_binds() {
         kimi["ceiling_tok_s"]
     );
 }
+
+#[test]
+fn a_backend_in_the_machine_table_applies_only_where_the_machine_runs_it() {
+    let rows = json(&["machines", "hw=rx-7900-xtx&model=llama-3.1-8b&backend=rocm"]);
+    let backend = |id: &str| rows.as_array().unwrap().iter().find(|r| r["id"] == id).unwrap()["backend"].clone();
+    assert_eq!(backend("rx-7900-xtx"), "rocm");
+    assert_eq!(backend("rtx-4090"), "cuda", "an NVIDIA card keeps its own");
+    assert_eq!(backend("m4-max-40c"), "metal");
+}

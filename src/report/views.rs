@@ -527,11 +527,16 @@ impl Column {
     }
 }
 
-/// The scenario moved to catalog machine `id` (its own machine overrides dropped).
+/// The scenario moved to catalog machine `id` (its own machine overrides dropped, and a backend
+/// the new machine cannot run: ROCm chosen on an AMD card does not follow to an NVIDIA one).
 pub fn with_machine(s: &Scenario, id: &str) -> Scenario {
     let mut s = s.clone();
-    for key in [Key::Bw, Key::Mem, Key::Kind, Key::Tflops, Key::Usable] {
+    for key in [Key::Bw, Key::Mem, Key::Kind, Key::Tflops, Key::Usable, Key::Vendor] {
         s.clear(key);
+    }
+    let runs = |m: &crate::catalog::Machine| s.backend_choice().is_none_or(|b| m.allowed_backends().contains(&b));
+    if !crate::catalog::catalog().machine(id).is_ok_and(runs) {
+        s.clear(Key::Backend);
     }
     s.put(Key::Hw, Value::Text(id.to_string()));
     s
@@ -674,7 +679,9 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
     cat.machines
         .iter()
         .map(|m| {
-            inputs.machine = crate::scenario::machine_spec(m, s.backend_choice());
+            // The scenario's backend where this machine runs it, else the machine's own.
+            let backend = s.backend_choice().filter(|b| m.allowed_backends().contains(b));
+            inputs.machine = crate::scenario::machine_spec(m, backend);
             let e = estimate(&inputs);
             let measured = runs
                 .iter()

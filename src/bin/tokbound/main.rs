@@ -170,8 +170,10 @@ fn machines(args: &[String]) -> ExitCode {
                 "fits": r.fits,
                 "meets": r.meets,
                 "price_usd": r.price_usd,
-                // The scenario's backend where it names one, else each machine's own.
-                "backend": scenario.backend_choice().map_or_else(|| catalog().machine(&r.id).map_or("", |m| m.default_backend().id()), |b| b.id()),
+                // The scenario's backend where the machine runs it, else the machine's own.
+                "backend": catalog().machine(&r.id).map_or("", |m| {
+                    scenario.backend_choice().filter(|b| m.allowed_backends().contains(b)).unwrap_or(m.default_backend()).id()
+                }),
             })
         })
         .collect();
