@@ -1,6 +1,10 @@
 //! Every catalog entry parses, has a source and sane numbers; the arithmetic behind each agrees
 //! with what its vendor or model card publishes.
 
+/// An empty CPU catalog, for parses that test another file.
+const CPU_HEADER: &str =
+    "id,name,family,cores,efficiency_cores,threads,base_ghz,boost_ghz,int8_ops_per_cycle,f16_flops_per_cycle,channels,max_sockets\n";
+
 use std::collections::HashSet;
 
 use tokbound::catalog::{catalog, Kind};
@@ -294,12 +298,13 @@ fn unknown_ids_name_the_nearest() {
 #[test]
 fn a_broken_file_is_reported_with_its_line() {
     let good_models = "id,name,params_b,layers,hidden,heads,kv_heads,head_dim,vocab,attention,source\n";
-    let e = tokbound::catalog::Catalog::parse(
+    let e = tokbound::catalog::Catalog::parse([
         "id,name,kind,memory_gib,bandwidth_gbs,source\nx,X,gpu,abc,1,s\n",
+        CPU_HEADER,
         good_models,
         "id,name,format,bpw,source\n",
         "hw,model,quant,context,tg_tok_s,source\n",
-    )
+    ])
     .err()
     .unwrap();
     assert!(
@@ -336,12 +341,13 @@ fn every_machine_names_its_memory_type() {
         ("x,X,gpu,24,1000,,s", "memory_type is empty"),
         ("x,X,gpu,24,1000,gddr9,s", "memory_type \"gddr9\""),
     ] {
-        let err = tokbound::catalog::Catalog::parse(
+        let err = tokbound::catalog::Catalog::parse([
             &format!("id,name,kind,memory_gib,bandwidth_gbs,memory_type,source\n{row}\n"),
+            CPU_HEADER,
             "id,name,params_b,layers,hidden,heads,kv_heads,head_dim,vocab,attention,source\n",
             "id,name,format,bpw,source\n",
             "hw,model,quant,context,tg_tok_s,source\n",
-        )
+        ])
         .err()
         .expect("refused");
         assert!(err.contains("line 2") && err.contains(says), "{err}");
@@ -408,5 +414,32 @@ fn every_measured_run_is_on_a_backend_its_machine_can_run() {
         let machine = cat.machine(&m.hw).unwrap();
         let backend = tokbound::calibration::Backend::parse(&m.backend).unwrap();
         assert!(machine.allowed_backends().contains(&backend), "{} on {}", m.hw, m.backend);
+    }
+}
+
+#[test]
+fn every_cpu_has_its_sources_and_sane_throughput() {
+    let cat = catalog();
+    assert!(cat.cpus.len() >= 40, "{} CPUs", cat.cpus.len());
+    let mut ids = HashSet::new();
+    for c in &cat.cpus {
+        assert!(url_safe(&c.id) && ids.insert(c.id.clone()), "{}", c.id);
+        assert!(!c.source.is_empty() && !c.throughput_source.is_empty(), "{}: sources", c.id);
+        assert!(c.cores >= 1 && c.threads >= c.cores + c.efficiency_cores, "{}: threads", c.id);
+        assert!((1.0..=6.5).contains(&c.base_ghz) && c.boost_ghz >= c.base_ghz, "{}: clocks", c.id);
+        // Per core per cycle: at least one 128-bit unit's worth, at most four 512-bit ones'.
+        assert!((16.0..=512.0).contains(&c.int8_ops_per_cycle), "{}: int8", c.id);
+        assert!((8.0..=128.0).contains(&c.f16_flops_per_cycle), "{}: f16", c.id);
+        assert!((1..=8).contains(&c.max_sockets), "{}: sockets", c.id);
+    }
+    // Every CPU machine and every SoC on the CPU backend names a catalog CPU where it names one.
+    for m in &cat.machines {
+        if let Some(id) = &m.cpu {
+            let cpu = cat.cpu(id).unwrap_or_else(|e| panic!("{}: {e}", m.id));
+            assert!(m.sockets <= cpu.max_sockets, "{}: {} sockets", m.id, m.sockets);
+        }
+        if m.kind == Kind::Cpu {
+            assert!(m.cpu.is_some(), "{}: a CPU machine names its CPU", m.id);
+        }
     }
 }

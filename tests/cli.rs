@@ -791,6 +791,19 @@ fn the_roofline_says_which_side_binds() {
     let compute = slow["compute_ceiling_tok_s"].as_f64().unwrap();
     assert!(compute < slow["ceiling_tok_s"].as_f64().unwrap());
     assert!(slow["expected_tok_s"].as_f64().unwrap() <= compute);
+    // The CPU's threads are its compute: two threads of a 12-channel EPYC cannot keep up with
+    // its memory, the default (every core) can; the estimate echoes what it used.
+    let two = json(&["estimate", "hw=ddr5-4800-12ch&model=llama-3.1-8b&threads=2"]);
+    assert_eq!(two["bound"], serde_json::json!({"pool": "system RAM", "side": "compute"}));
+    assert_eq!(
+        (two["cpu"].as_str(), two["threads"].as_u64(), two["sockets"].as_u64()),
+        (Some("epyc-9654"), Some(2), Some(1))
+    );
+    let all = json(&["estimate", "hw=ddr5-4800-12ch&model=llama-3.1-8b"]);
+    assert_eq!(all["bound"]["side"], "memory");
+    assert_eq!(all["threads"], 96);
+    assert!(two["expected_tok_s"].as_f64().unwrap() < all["expected_tok_s"].as_f64().unwrap() / 2.0);
+    assert!(two["expected_tok_s"].as_f64().unwrap() <= two["compute_ceiling_tok_s"].as_f64().unwrap());
     // Unknown compute is null, never absent; the seed's examples keep their ceilings.
     let seed = json(&["estimate", "bw=80&kind=cpu&weights=19GB"]);
     assert!(seed.as_object().unwrap().contains_key("compute_ceiling_tok_s") && seed["compute_ceiling_tok_s"].is_null());
@@ -810,4 +823,85 @@ fn a_backend_in_the_machine_table_applies_only_where_the_machine_runs_it() {
     assert_eq!(backend("rx-7900-xtx"), "rocm");
     assert_eq!(backend("rtx-4090"), "cuda", "an NVIDIA card keeps its own");
     assert_eq!(backend("m4-max-40c"), "metal");
+}
+
+#[test]
+fn cpu_threads_and_sockets_name_what_reads_system_ram() {
+    // The CPU catalog, listed and in the catalog JSON.
+    let (code, out, _) = run(&["list", "cpus"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().count() >= 40, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("epyc-9355 ")), "{out}");
+    let cat = json(&["catalog"]);
+    let cpus = cat["cpus"].as_array().unwrap();
+    assert!(cpus.len() >= 40);
+    assert!(cpus
+        .iter()
+        .all(|c| c["id"].is_string() && c["name"].is_string() && c["cores"].as_u64().unwrap() > 0));
+    // A GPU's host: the typical desktop with a note where experts are in RAM; named, its own.
+    let q = "hw=rtx-4090&model=deepseek-r1&offload=experts&ram=768&ram_bw=614.4";
+    let assumed = json(&["estimate", q]);
+    assert_eq!(assumed["cpu"], "ryzen-9-7950x");
+    assert!(
+        assumed["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("typical desktop")),
+        "{assumed}"
+    );
+    let named = json(&["estimate", &format!("{q}&cpu=epyc-9355&threads=30")]);
+    assert_eq!((named["cpu"].as_str(), named["threads"].as_u64()), (Some("epyc-9355"), Some(30)));
+    assert!(!named["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|n| n.as_str().unwrap().contains("typical desktop")));
+    // Everything in VRAM: the CPU says nothing.
+    let vram = json(&["estimate", "hw=rtx-4090&model=llama-3.1-8b"]);
+    assert!(
+        !vram["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("CPU")),
+        "{vram}"
+    );
+    // Two sockets: the bandwidth is the total, the remote share streams slower, said in a note.
+    let one = json(&["estimate", "hw=ddr5-6400-12ch&model=llama-3.1-70b"]);
+    let two = json(&["estimate", "bw=1228.8&kind=cpu&mem=768&cpu=epyc-9755&sockets=2&model=llama-3.1-70b"]);
+    assert_eq!(two["sockets"], 2);
+    assert!(
+        two["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("spans 2 sockets")),
+        "{two}"
+    );
+    let ratio = two["expected_tok_s"].as_f64().unwrap() / one["expected_tok_s"].as_f64().unwrap();
+    assert!(ratio > 1.0 && ratio < 2.0, "{ratio}");
+    // What cannot be: each named, every other key kept.
+    for (bad, says) in [
+        ("cpu=rtx-4090", "cpu: unknown CPU \"rtx-4090\""),
+        ("cpu=ryzen-9-7950x&sockets=2", "sockets: AMD Ryzen 9 7950X runs in at most 1 socket"),
+        ("threads=0", "threads:"),
+        ("threads=1025", "threads:"),
+        ("sockets=9", "sockets:"),
+    ] {
+        let (code, _, err) = run(&["estimate", &format!("hw=ddr5-5600-2ch&{bad}")]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+    // A GPU reading its own memory ignores them, with a note.
+    let apple = json(&["estimate", "hw=m4-max-40c&threads=8"]);
+    assert!(apple["cpu"].is_null());
+    assert!(
+        apple["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("ignored")),
+        "{apple}"
+    );
 }

@@ -34,7 +34,7 @@ pub mod user;
 
 use std::collections::BTreeSet;
 
-use crate::estimator::{Coefficients, Kind, PassShape, TimeModel, GB};
+use crate::estimator::{Coefficients, CpuFamily, Kind, PassShape, TimeModel, GB};
 
 /// Strength of the pull of each group's fit toward its parent's.
 pub const RIDGE: f64 = 1.0;
@@ -288,6 +288,12 @@ pub struct Calibration {
     pub ram: RamFit,
     /// The same per engine, for the engines with runs of their own.
     pub ram_by_engine: Vec<(String, RamFit)>,
+    /// The share of a CPU's peak that decode's matrix-vector products reach, per CPU family
+    /// with measured runs, with the number of runs.
+    pub cpu_compute: Vec<(CpuFamily, (f64, usize))>,
+    /// How fast the share held by another socket streams, relative to the first's, fitted on
+    /// multi-socket runs.
+    pub numa: Option<(f64, usize)>,
 }
 
 /// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
@@ -301,6 +307,22 @@ pub struct RamFit {
 }
 
 impl Calibration {
+    /// The compute efficiency of a CPU family and the runs it rests on (`None`: the prior).
+    pub fn compute_efficiency(&self, family: CpuFamily) -> (f64, Option<usize>) {
+        match self.cpu_compute.iter().find(|(f, _)| *f == family) {
+            Some((_, (e, n))) => (*e, Some(*n)),
+            None => (crate::estimator::cpu::COMPUTE_EFFICIENCY_PRIOR, None),
+        }
+    }
+
+    /// The remote sockets' streaming rate and the runs it rests on (`None`: the prior).
+    pub fn numa_remote(&self) -> (f64, Option<usize>) {
+        match self.numa {
+            Some((r, n)) => (r, Some(n)),
+            None => (crate::estimator::cpu::NUMA_PRIOR, None),
+        }
+    }
+
     /// The RAM side's fit for `engine`: its own where it has runs, else `None`.
     pub fn ram_for(&self, engine: &str) -> Option<&RamFit> {
         self.ram_by_engine.iter().find(|(e, _)| e == engine).map(|(_, f)| f)
@@ -341,6 +363,8 @@ impl Calibration {
             groups,
             ram: RamFit::default(),
             ram_by_engine: Vec::new(),
+            cpu_compute: Vec::new(),
+            numa: None,
         }
     }
 
@@ -465,6 +489,23 @@ impl Calibration {
                     line(&level, kind, None, "", &f);
                 }
             }
+        }
+        // The CPU side: a compute efficiency per family (`compute:<family>`) and the remote
+        // sockets' rate (`numa`), each in the weight column.
+        let single = |v: f64, rows: usize| {
+            let mut c = CPU_PRIOR;
+            c[3] = v;
+            Fitted {
+                c,
+                band: DEFAULT_BAND,
+                rows,
+            }
+        };
+        for (family, (e, rows)) in &self.cpu_compute {
+            line(&format!("compute:{}", family.id()), "", None, "", &single(*e, *rows));
+        }
+        if let Some((r, rows)) = self.numa {
+            line("numa", "", None, "", &single(r, rows));
         }
         out
     }

@@ -2,6 +2,7 @@
 //! `data/` with one record per entry and a `source` for every number. They are compiled into
 //! the binary and parsed once on first use; `tests/catalog.rs` validates every entry.
 
+pub mod cpus;
 pub mod csv;
 pub mod methods;
 pub mod search;
@@ -40,6 +41,10 @@ pub struct Machine {
     pub backends: Vec<Backend>,
     /// The memory's type as its maker names it: `gddr6x`, `hbm3e`, `lpddr5x`, `ddr5`, …
     pub memory_type: String,
+    /// The CPU of a CPU machine or SoC (a data/cpus.csv id), where the catalog names one.
+    pub cpu: Option<String>,
+    /// The sockets a CPU machine's bandwidth is summed over.
+    pub sockets: u32,
     pub source: String,
 }
 
@@ -201,6 +206,7 @@ impl Measurement {
 /// All catalogs.
 pub struct Catalog {
     pub machines: Vec<Machine>,
+    pub cpus: Vec<cpus::Cpu>,
     pub models: Vec<Model>,
     pub quants: Vec<Quant>,
     pub measurements: Vec<Measurement>,
@@ -211,6 +217,8 @@ pub struct Catalog {
 #[cfg(not(target_arch = "wasm32"))]
 const MACHINES: &str = include_str!("../../data/machines.csv");
 #[cfg(not(target_arch = "wasm32"))]
+const CPUS: &str = include_str!("../../data/cpus.csv");
+#[cfg(not(target_arch = "wasm32"))]
 const MODELS: &str = include_str!("../../data/models.csv");
 #[cfg(not(target_arch = "wasm32"))]
 const QUANTS: &str = include_str!("../../data/quants.csv");
@@ -220,6 +228,8 @@ const MEASURED: &str = include_str!("../../data/measured.csv");
 const CALIBRATION: &str = include_str!("../../data/calibration.csv");
 #[cfg(target_arch = "wasm32")]
 const MACHINES: &str = include_str!(concat!(env!("OUT_DIR"), "/machines.csv"));
+#[cfg(target_arch = "wasm32")]
+const CPUS: &str = include_str!(concat!(env!("OUT_DIR"), "/cpus.csv"));
 #[cfg(target_arch = "wasm32")]
 const MODELS: &str = include_str!(concat!(env!("OUT_DIR"), "/models.csv"));
 #[cfg(target_arch = "wasm32")]
@@ -235,7 +245,7 @@ pub fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     // The message through Display: `expect` would keep String's Debug (and its Unicode tables) in
     // the page for a panic the catalog tests rule out.
-    CATALOG.get_or_init(|| Catalog::parse(MACHINES, MODELS, QUANTS, MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
+    CATALOG.get_or_init(|| Catalog::parse([MACHINES, CPUS, MODELS, QUANTS, MEASURED]).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
 }
 
 /// The calibration fitted on the built-in measurements: data/calibration.csv, which
@@ -297,7 +307,17 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
     let mut ram = crate::calibration::RamFit::default();
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
+    let (mut cpu_compute, mut numa) = (Vec::new(), None);
     for l in lines {
+        if let Some(family) = l.level.strip_prefix("compute:") {
+            let f = crate::estimator::CpuFamily::parse(family).ok_or_else(|| format!("{}: not a CPU family", l.level))?;
+            cpu_compute.push((f, (l.fitted.c[3], l.fitted.rows)));
+            continue;
+        }
+        if l.level == "numa" {
+            numa = Some((l.fitted.c[3], l.fitted.rows));
+            continue;
+        }
         if let Some(engine) = l.level.strip_prefix("ram:") {
             if ram_by_engine.last().is_none_or(|(e, _)| e != engine) {
                 ram_by_engine.push((engine.to_string(), crate::calibration::RamFit::default()));
@@ -328,14 +348,18 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         groups,
         ram,
         ram_by_engine,
+        cpu_compute,
+        numa,
     })
 }
 
 impl Catalog {
-    /// Parses the four catalog files; the error lists every bad line.
-    pub fn parse(machines: &str, models: &str, quants: &str, measured: &str) -> Result<Catalog, String> {
+    /// Parses the catalog files (machines, CPUs, models, formats, measured runs); the error lists
+    /// every bad line.
+    pub fn parse([machines, cpus, models, quants, measured]: [&str; 5]) -> Result<Catalog, String> {
         Ok(Catalog {
             machines: csv::records(machines, parse_machine).map_err(|e| format!("machines.csv: {e}"))?,
+            cpus: csv::records(cpus, cpus::parse_cpu).map_err(|e| format!("cpus.csv: {e}"))?,
             models: csv::records(models, parse_model).map_err(|e| format!("models.csv: {e}"))?,
             quants: csv::records(quants, parse_quant).map_err(|e| format!("quants.csv: {e}"))?,
             measurements: csv::records(measured, parse_measurement).map_err(|e| format!("measured.csv: {e}"))?,
@@ -394,6 +418,7 @@ impl Catalog {
                 ram_gib: crate::estimator::DEFAULT_RAM_GIB,
                 time: TimeModel::default(),
             },
+            host: None,
             model: ModelSpec::Arch {
                 name: model.name.clone(),
                 arch: Box::new(model.arch.clone()),
@@ -482,6 +507,11 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
             let t = r.required("memory_type")?;
             MemoryClass::of(t).ok_or_else(|| format!("line {}: memory_type \"{t}\" is not a known memory type", r.line))?;
             t.to_string()
+        },
+        cpu: Some(r.text("cpu")).filter(|c| !c.is_empty()).map(str::to_string),
+        sockets: match r.text("sockets") {
+            "" => 1,
+            _ => r.count("sockets")?,
         },
         source: r.text("source").to_string(),
     })

@@ -42,7 +42,10 @@
 //!   speed-up is against the expected figure.
 
 pub mod arch;
+pub mod cpu;
 pub mod sweep;
+
+pub use cpu::{CpuFamily, HostCpu};
 
 use arch::Arch;
 
@@ -163,6 +166,17 @@ pub enum Note {
     EngineNotFitted { engine: String },
     /// `vendor` describes a custom machine; a catalog machine's vendor is known.
     VendorIgnored,
+    /// `cpu`, `threads` or `sockets` on a machine whose GPU reads its memory.
+    HostIgnored,
+    /// No CPU was named for what reads system RAM: this typical desktop stands in.
+    HostAssumed { cpu: String },
+    /// The CPU's family has no measured runs: its compute efficiency is the stated prior.
+    ComputePrior { family: &'static str },
+    /// More threads than the CPU has hardware threads: the extra ones add nothing.
+    ThreadsBeyondCpu { threads: u32 },
+    /// The run spans sockets: system RAM streams at `factor` of the summed rate (fitted on `runs`
+    /// multi-socket runs, else the prior).
+    Numa { sockets: u32, factor: f64, runs: Option<usize> },
     /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.
     Measured { webgpu: bool },
 }
@@ -247,18 +261,25 @@ impl Default for TimeModel {
 }
 
 impl TimeModel {
-    /// Expected seconds for a pass of `shape` reading from `pools` (the first is the machine's own).
+    /// Expected seconds for a pass of `shape` reading from `pools` (the first is the machine's own),
+    /// memory side only.
     pub fn step_seconds(&self, shape: &PassShape, pools: &[PoolRead]) -> f64 {
+        self.pool_seconds(pools, (1.0, false)).iter().sum::<f64>() + self.own.fixed_seconds(shape)
+    }
+
+    /// Expected seconds of each pool's reads; `numa` divides the streaming rate of the pools a
+    /// CPU reads over several sockets (the second onwards on a GPU machine, all on a CPU one).
+    pub fn pool_seconds(&self, pools: &[PoolRead], numa: (f64, bool)) -> Vec<f64> {
+        let (factor, own_too) = numa;
         pools
             .iter()
             .enumerate()
             .map(|(i, p)| {
                 let c = if i == 0 { self.own } else { self.slow };
-                let bw = p.bandwidth_gbs * GB;
+                let bw = p.bandwidth_gbs * GB * if i > 0 || own_too { factor } else { 1.0 };
                 c.weight * p.weight_bytes / bw + c.kv * p.kv_bytes / bw
             })
-            .sum::<f64>()
-            + self.own.fixed_seconds(shape)
+            .collect()
     }
 }
 
@@ -347,6 +368,9 @@ pub struct Inputs {
     pub batch: Option<u32>,
     pub speculation: Option<Speculation>,
     pub prompt: f64,
+    /// The CPU that reads system RAM (a CPU machine's own memory, a GPU machine's RAM pool), if
+    /// known: the compute side of those pools.
+    pub host: Option<HostCpu>,
     /// Notes from reading the inputs (a key that does not apply), carried into the estimate.
     pub notes: Vec<Note>,
 }
@@ -386,49 +410,59 @@ struct Roofline {
     compute_ceiling_tok_s: Option<f64>,
     pool_bounds: Vec<Bound>,
     bound: (Pool, Bound),
+    /// Expected seconds of the pools' reads and arithmetic (fixed costs apart).
+    expected_s: f64,
 }
 
-/// The compute side of decode: each weight read does about two FLOPs (a multiply and an add),
-/// done by whatever reads its pool — the machine's own compute for its own memory (a CPU
-/// machine's cores for all of its pools), the host CPU for a GPU machine's system RAM, whose
-/// compute the machine does not give. Each pool's share of the arithmetic follows its share of
-/// the weight bytes read.
-fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f64) -> Roofline {
-    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
-    let compute: Vec<Option<f64>> = pools
+/// The compute side of decode: each weight read does about two operations (a multiply and an
+/// add), done by whatever reads its pool: a GPU's own memory by the GPU (its peak `tflops`, taken
+/// as reached), system RAM and disk by the CPU ([`HostCpu`], at its fitted share of peak); an
+/// Apple or SoC machine's memory by its GPU. Each pool's share of the arithmetic follows its share
+/// of the weight bytes read. A pool's expected time is the larger of its memory time (`mem_s`,
+/// the calibrated streaming time) and its compute time; the ceiling's compute side is at peak.
+fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f64, mem_s: &[f64]) -> Roofline {
+    let gpu_flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let bpw = inp.stored_bpw(wb);
+    // (peak seconds, expected seconds) of each pool's arithmetic.
+    let compute: Vec<Option<(f64, f64)>> = pools
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let reader = if i == 0 || !is_gpu(inp) { flops } else { None };
-            match (reader, wb.active_params) {
-                (Some(f), Some(a)) if weights_read > 0.0 && f > 0.0 => Some(2.0 * a * (p.weight_bytes / weights_read) / f),
+            let host_reads = match inp.machine.kind {
+                Kind::Gpu => i > 0,
+                // The scenario gives these a CPU only where the CPU reads their memory.
+                Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
+            };
+            let (rate, share) = match (&inp.host, host_reads) {
+                (Some(h), true) => (Some(h.peak_ops(bpw)), h.efficiency),
+                (None, true) => (None, 1.0),
+                // A CPU machine given by its TFLOPS alone: the prior share of a CPU's peak.
+                (_, false) if inp.machine.kind == Kind::Cpu => (gpu_flops, cpu::COMPUTE_EFFICIENCY_PRIOR),
+                (_, false) => (gpu_flops, 1.0),
+            };
+            match (rate, wb.active_params) {
+                (Some(f), Some(a)) if weights_read > 0.0 && f > 0.0 => {
+                    let peak = 2.0 * a * (p.weight_bytes / weights_read) / f;
+                    Some((peak, peak / share))
+                }
                 _ => None,
             }
         })
         .collect();
-    let total: Option<f64> = compute.iter().copied().sum();
-    let pool_bounds: Vec<Bound> = pools
+    let total: Option<f64> = compute.iter().map(|c| c.map(|c| c.0)).sum();
+    let pool_bounds: Vec<Bound> = compute
         .iter()
-        .zip(&compute)
-        .map(|(p, c)| {
-            if c.is_some_and(|c| c > p.seconds) {
+        .zip(mem_s)
+        .map(|(c, m)| {
+            if c.is_some_and(|c| c.1 > *m) {
                 Bound::Compute
             } else {
                 Bound::Memory
             }
         })
         .collect();
-    let slowest = pools
-        .iter()
-        .zip(&compute)
-        .enumerate()
-        .max_by(|a, b| {
-            a.1 .0
-                .seconds
-                .max(a.1 .1.unwrap_or(0.0))
-                .total_cmp(&b.1 .0.seconds.max(b.1 .1.unwrap_or(0.0)))
-        })
-        .map_or(0, |(i, _)| i);
+    let times: Vec<f64> = compute.iter().zip(mem_s).map(|(c, m)| c.map_or(*m, |c| c.1.max(*m))).collect();
+    let slowest = times.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i);
     Roofline {
         compute_ceiling_tok_s: total.filter(|t| *t > 0.0).map(|t| 1.0 / t),
         bound: (
@@ -436,6 +470,30 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
             pool_bounds.get(slowest).copied().unwrap_or(Bound::Memory),
         ),
         pool_bounds,
+        expected_s: times.iter().sum(),
+    }
+}
+
+/// Seconds per token the CPU's arithmetic takes at its peak on the weights it reads (system RAM
+/// and disk on a GPU machine, everything where the CPU reads the machine's own memory); 0 without
+/// a CPU or a parameter count.
+pub fn host_compute_seconds(inp: &Inputs, e: &Estimate) -> f64 {
+    let (Some(host), Some(active)) = (&inp.host, inp.weight_bytes().active_params) else {
+        return 0.0;
+    };
+    let read = e.bytes_per_token.weights;
+    let bytes: f64 = e
+        .pools
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i > 0 || !is_gpu(inp))
+        .map(|(_, p)| p.weight_bytes)
+        .sum();
+    let rate = host.peak_ops(inp.stored_bpw(&inp.weight_bytes()));
+    if read > 0.0 && rate > 0.0 {
+        2.0 * active * (bytes / read) / rate
+    } else {
+        0.0
     }
 }
 
@@ -531,6 +589,30 @@ impl WeightBytes {
 }
 
 impl Inputs {
+    /// The multiplier on the streaming rate of the pools the CPU reads when the run spans sockets,
+    /// and whether it applies to the machine's own pool (a CPU machine).
+    pub fn numa(&self) -> (f64, bool) {
+        (self.host.as_ref().map_or(1.0, |h| h.numa), self.machine.kind == Kind::Cpu)
+    }
+
+    /// Bits per weight as stored (for the format's arithmetic path): the file's size over the
+    /// parameters where both are known, else the format's.
+    pub fn stored_bpw(&self, wb: &WeightBytes) -> f64 {
+        match (self.weights, self.total_params()) {
+            (WeightSpec::Bits { bpw, .. }, _) => bpw,
+            (WeightSpec::File { .. }, Some(p)) if p > 0.0 => wb.stored * 8.0 / p,
+            (WeightSpec::File { .. }, _) => 4.5,
+        }
+    }
+
+    /// The model's parameter count, where known.
+    pub fn total_params(&self) -> Option<f64> {
+        match &self.model {
+            ModelSpec::Arch { arch, .. } => Some(arch.total_params()),
+            ModelSpec::Custom { params_b, .. } => params_b.map(|p| p * 1e9),
+        }
+    }
+
     /// The model's routing, a mixture of experts' (experts per layer, experts per token): from
     /// its architecture, or a custom model's `experts` and `top_k`.
     pub fn routing(&self) -> Option<(f64, f64)> {
@@ -979,8 +1061,9 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let ceiling = if t_ceiling > 0.0 { 1.0 / t_ceiling } else { 0.0 };
 
     let time = &inp.machine.time;
-    let roofline = roofline(inp, wb, pools, weights_read);
-    let t_expected = time.step_seconds(&inp.pass_shape(), pools);
+    let mem_s = time.pool_seconds(pools, inp.numa());
+    let roofline = roofline(inp, wb, pools, weights_read, &mem_s);
+    let t_expected = roofline.expected_s + time.own.fixed_seconds(&inp.pass_shape());
     let cap = roofline.compute_ceiling_tok_s.map_or(ceiling, |c| c.min(ceiling));
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(cap) } else { 0.0 };
     let (lo, hi) = time.band;
@@ -988,6 +1071,19 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let needed = wb.stored + kv_total + fixed_overhead(inp);
     let available = inp.capacity_bytes();
     placement_notes(inp, &placed, needed, &mut notes);
+    // What the CPU side says matters only where the CPU reads weights.
+    let host_reads = pools
+        .iter()
+        .enumerate()
+        .any(|(i, p)| p.weight_bytes > 0.0 && (i > 0 || !is_gpu(inp)));
+    if !host_reads {
+        notes.retain(|n| {
+            !matches!(
+                n,
+                Note::HostAssumed { .. } | Note::ComputePrior { .. } | Note::ThreadsBeyondCpu { .. } | Note::Numa { .. }
+            )
+        });
+    }
     let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
     let (ttft_s, prefill_tok_s) = prefill(inp, &placed, flops, &mut notes);
     let batch = inp.batch.map(|b| batch_result(inp, &placed, flops, b.max(1)));

@@ -28,6 +28,18 @@ pub fn pool_label(pool: Pool) -> &'static str {
     }
 }
 
+/// The CPU that reads system RAM, as one line: "CPU: AMD EPYC 9355, 32 threads, 1 socket".
+pub fn host_text(h: &crate::estimator::HostCpu) -> String {
+    format!(
+        "CPU: {}, {} thread{}, {} socket{}",
+        h.name,
+        h.threads,
+        if h.threads == 1 { "" } else { "s" },
+        h.sockets,
+        if h.sockets == 1 { "" } else { "s" }
+    )
+}
+
 /// A note in plain words.
 pub fn note_text(note: &Note) -> String {
     match note {
@@ -106,6 +118,22 @@ pub fn note_text(note: &Note) -> String {
         ),
         Note::EngineNotFitted { engine } => format!(
             "no measured {engine} runs read system RAM on this kind of machine yet: the fit over every engine applies (GPU-side figures are fitted on llama.cpp runs)"
+        ),
+        Note::HostIgnored => "cpu, threads and sockets describe the CPU that reads system RAM; this machine's GPU reads its memory, so they are ignored".into(),
+        Note::HostAssumed { cpu } => format!(
+            "no CPU named for what reads system RAM: the compute of a typical desktop, {cpu}, is assumed; give cpu= and threads="
+        ),
+        Note::ComputePrior { family } => format!(
+            "no measured {family} CPU runs yet: its compute side assumes {:.0}% of the CPU's peak (a stated prior)",
+            crate::estimator::cpu::COMPUTE_EFFICIENCY_PRIOR * 100.0
+        ),
+        Note::ThreadsBeyondCpu { threads } => {
+            format!("more threads than the CPU's {threads} hardware threads: the extra ones add no compute")
+        }
+        Note::Numa { sockets, factor, runs } => format!(
+            "the run spans {sockets} sockets: system RAM streams at {:.0}% of the summed bandwidth, the other sockets' share crossing the socket link ({})",
+            factor * 100.0,
+            runs.map_or("a stated prior: no multi-socket runs measured".into(), |n| format!("fitted on {n} multi-socket runs"))
         ),
         Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),

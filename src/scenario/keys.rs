@@ -19,6 +19,9 @@ pub enum Key {
     Backend,
     Vendor,
     Engine,
+    Cpu,
+    Threads,
+    Sockets,
     Cal,
     Measured,
     Model,
@@ -338,6 +341,45 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "`llama.cpp`",
         link_default: Some(ENGINES[0]),
+    },
+    KeySpec {
+        key: Key::Cpu,
+        name: "cpu",
+        group: Group::Machine,
+        value: ValueKind::Id,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the CPU that reads system RAM (`tokbound list cpus`): a CPU machine's own, or a discrete GPU's host, which runs the matrix-vector products of everything kept in RAM (spilled layers, routed experts); its cores, clock and SIMD throughput give the compute side of those pools; an id that is not a catalog CPU is an error",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "a catalog CPU machine's own (data/machines.csv `cpu`); a GPU's host and a custom CPU machine: `ryzen-9-7950x`, a typical 16-core desktop, with a note; Apple and SoC machines read their memory with their GPU",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Threads,
+        name: "threads",
+        group: Group::Machine,
+        value: ValueKind::Whole { min: 1, max: 1024 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the threads the runtime uses on the CPU (`-t`): performance cores first, then efficiency cores at half a core each; a second thread on a core adds no compute",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "1–1024",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the CPU's performance cores × sockets",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Sockets,
+        name: "sockets",
+        group: Group::Machine,
+        value: ValueKind::Whole { min: 1, max: 8 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "how many sockets the run spans; `bw` (a CPU machine) or `ram_bw` (a GPU's host) is then the total over them; the share held by the other sockets streams slower (NUMA), as fitted on multi-socket runs, said in a note; more than the CPU runs in is an error",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "1–8",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the catalog machine's (1, or 2 for the dual-socket configurations)",
+        link_default: None,
     },
     KeySpec {
         key: Key::Cal,

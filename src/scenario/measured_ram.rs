@@ -11,7 +11,8 @@
 
 use crate::calibration::{quantile, RamFit};
 use crate::catalog::{csv, Catalog};
-use crate::estimator::estimate;
+use crate::estimator::cpu::{numa_factor, COMPUTE_EFFICIENCY_PRIOR, NUMA_PRIOR};
+use crate::estimator::{estimate, host_compute_seconds, CpuFamily};
 use crate::scenario::Scenario;
 
 const MEASURED_RAM: &str = include_str!("../../data/measured-ram.csv");
@@ -64,7 +65,45 @@ pub struct RamRun {
     pub rest_s: f64,
     /// Seconds per token the RAM side's weights take at peak bandwidth.
     pub ram_peak_s: f64,
+    /// Seconds per token the CPU's arithmetic on them takes at its peak (0: no CPU known).
+    pub compute_peak_s: f64,
+    /// The CPU's family, where the run names its CPU.
+    pub family: Option<CpuFamily>,
+    /// Sockets the run spans.
+    pub sockets: u32,
 }
+
+/// What the RAM side's fit gives: the streaming multipliers, the CPU families' compute
+/// efficiencies, and the remote sockets' streaming rate.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RamSide {
+    pub ram: RamFit,
+    pub compute: Vec<(CpuFamily, (f64, usize))>,
+    pub numa: Option<(f64, usize)>,
+}
+
+impl RamSide {
+    /// The compute efficiency of `family`: fitted, else the prior.
+    pub fn efficiency(&self, family: Option<CpuFamily>) -> f64 {
+        family
+            .and_then(|f| self.compute.iter().find(|(g, _)| *g == f))
+            .map_or(COMPUTE_EFFICIENCY_PRIOR, |(_, (e, _))| *e)
+    }
+
+    /// The streaming multiplier for `situation`: fitted, else the prior.
+    pub fn multiplier(&self, situation: Situation) -> f64 {
+        let f = if situation == Situation::CpuOnly {
+            self.ram.cpu
+        } else {
+            self.ram.offload
+        };
+        f.map_or(crate::calibration::CPU_PRIOR[3], |(m, _)| m)
+    }
+}
+
+/// A run slower than the memory side's fit predicts by more than this factor is taken as
+/// compute-bound: beyond the ±25% band of the memory fit.
+const COMPUTE_BOUND_MARGIN: f64 = 1.3;
 
 impl RamRun {
     /// The multiplier on peak time this run shows (never below 1: nothing streams faster than
@@ -73,9 +112,24 @@ impl RamRun {
         ((1.0 / self.tg_tok_s - self.rest_s) / self.ram_peak_s).max(1.0)
     }
 
-    /// The tok/s a fitted multiplier predicts for this run.
-    pub fn predict(&self, multiplier: f64) -> f64 {
+    /// The tok/s the memory side alone predicts with a fitted multiplier.
+    pub fn predict_memory(&self, multiplier: f64) -> f64 {
         1.0 / (self.rest_s + multiplier * self.ram_peak_s)
+    }
+
+    /// The tok/s the whole fit predicts for this run: the larger of the RAM side's streaming time
+    /// (slowed by spanning sockets) and the CPU's arithmetic at its efficiency.
+    pub fn predict(&self, side: &RamSide) -> f64 {
+        let remote = side.numa.map_or(NUMA_PRIOR, |(r, _)| r);
+        let memory = side.multiplier(self.situation) * self.ram_peak_s / numa_factor(self.sockets, remote);
+        let compute = self.compute_peak_s / side.efficiency(self.family);
+        1.0 / (self.rest_s + memory.max(compute))
+    }
+
+    /// The compute efficiency this run shows if its arithmetic sets its time.
+    fn implied_efficiency(&self) -> Option<f64> {
+        let t = 1.0 / self.tg_tok_s - self.rest_s;
+        (self.compute_peak_s > 0.0 && t > 0.0).then(|| self.compute_peak_s / t)
     }
 }
 
@@ -117,6 +171,9 @@ pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
             host: r.required("host")?.to_string(),
             rest_s: inputs.machine.time.step_seconds(&inputs.pass_shape(), &e.pools),
             ram_peak_s,
+            compute_peak_s: host_compute_seconds(&inputs, &e),
+            family: inputs.host.as_ref().map(|h| h.family),
+            sockets: inputs.host.as_ref().map_or(1, |h| h.sockets),
             tg_tok_s: r.f64("tg_tok_s")?,
             engine: r.text("engine").to_string(),
             url: r.required("url")?.to_string(),
@@ -126,11 +183,11 @@ pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
     })
 }
 
-/// The median over hosts of each host's geometric median multiplier (so a host measured many
-/// times counts once), and how many runs it rests on; `None` without fitted runs.
-pub fn fit_multiplier<'a>(runs: impl Iterator<Item = &'a RamRun>) -> Option<(f64, usize)> {
-    let runs: Vec<&RamRun> = runs.filter(|r| r.fitted).collect();
-    let mut hosts: Vec<&str> = runs.iter().map(|r| r.host.as_str()).collect();
+/// The median over hosts of each host's geometric median of `value` (so a host measured many
+/// times counts once), and how many runs it rests on; `None` without runs.
+fn host_median<'a>(runs: impl Iterator<Item = &'a RamRun>, value: impl Fn(&RamRun) -> Option<f64>) -> Option<(f64, usize)> {
+    let runs: Vec<(&RamRun, f64)> = runs.filter_map(|r| value(r).filter(|v| *v > 0.0).map(|v| (r, v))).collect();
+    let mut hosts: Vec<&str> = runs.iter().map(|(r, _)| r.host.as_str()).collect();
     hosts.sort_unstable();
     hosts.dedup();
     let median_log = |mut logs: Vec<f64>| {
@@ -139,9 +196,14 @@ pub fn fit_multiplier<'a>(runs: impl Iterator<Item = &'a RamRun>) -> Option<(f64
     };
     let per_host: Vec<f64> = hosts
         .iter()
-        .map(|h| median_log(runs.iter().filter(|r| r.host == *h).map(|r| r.multiplier().ln()).collect()))
+        .map(|h| median_log(runs.iter().filter(|(r, _)| r.host == *h).map(|(_, v)| v.ln()).collect()))
         .collect();
     (!per_host.is_empty()).then(|| (median_log(per_host).exp(), runs.len()))
+}
+
+/// The streaming multiplier over the fitted runs given, by [`host_median`].
+pub fn fit_multiplier<'a>(runs: impl Iterator<Item = &'a RamRun>) -> Option<(f64, usize)> {
+    host_median(runs.filter(|r| r.fitted), |r| Some(r.multiplier()))
 }
 
 /// The whole calibration: every level fitted on data/measured.csv, and the RAM side on
@@ -150,11 +212,14 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     let points = cat.measured_points().map_err(|e| format!("data/measured.csv: {e}"))?;
     let mut cal = crate::calibration::Calibration::fit(&points);
     let runs = runs(cat).map_err(|e| format!("data/measured-ram.csv: {e}"))?;
-    cal.ram = fit(&runs);
+    let side = fit(&runs);
+    cal.ram = side.ram;
+    cal.cpu_compute = side.compute;
+    cal.numa = side.numa;
     // Per engine, for the engines with fitted runs of their own (in the key table's order).
     for engine in crate::scenario::keys::ENGINES {
         let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == *engine).cloned().collect();
-        let f = fit(&mine);
+        let f = fit(&mine).ram;
         if f.cpu.is_some() || f.offload.is_some() {
             cal.ram_by_engine.push((engine.to_string(), f));
         }
@@ -162,23 +227,63 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     Ok(cal)
 }
 
-/// The RAM side's fit over every run.
-pub fn fit(runs: &[RamRun]) -> RamFit {
-    let of = |s: Situation| fit_multiplier(runs.iter().filter(|r| r.situation == s));
-    RamFit {
-        cpu: of(Situation::CpuOnly),
-        offload: of(Situation::ExpertsInRam).or_else(|| of(Situation::LayersInRam)),
-    }
+/// The RAM side's fit over the fitted runs, in three steps:
+/// 1. the streaming multiplier of each situation over the single-socket runs;
+/// 2. a run slower than that predicts by more than [`COMPUTE_BOUND_MARGIN`] is compute-bound: the
+///    efficiency of its CPU family is fitted on such runs (the share of peak their time implies),
+///    and the multiplier is fitted again without them;
+/// 3. the remote sockets' streaming rate on the multi-socket runs.
+pub fn fit(runs: &[RamRun]) -> RamSide {
+    let single: Vec<&RamRun> = runs.iter().filter(|r| r.fitted && r.sockets <= 1).collect();
+    let of = |rs: &[&RamRun], s: Situation| fit_multiplier(rs.iter().copied().filter(|r| r.situation == s));
+    let multipliers = |rs: &[&RamRun]| RamFit {
+        cpu: of(rs, Situation::CpuOnly),
+        offload: of(rs, Situation::ExpertsInRam).or_else(|| of(rs, Situation::LayersInRam)),
+    };
+    let first = RamSide {
+        ram: multipliers(&single),
+        ..RamSide::default()
+    };
+    let flagged = |r: &RamRun| r.family.is_some() && r.tg_tok_s * COMPUTE_BOUND_MARGIN < r.predict_memory(first.multiplier(r.situation));
+    // A family's efficiency rests on compute-bound runs of at least two hosts, so that one odd run
+    // cannot set it; runs of a family without such a fit stay in the memory side's.
+    let compute: Vec<(CpuFamily, (f64, usize))> = CpuFamily::ALL
+        .into_iter()
+        .filter_map(|f| {
+            let mine: Vec<&RamRun> = single.iter().copied().filter(|r| r.family == Some(f) && flagged(r)).collect();
+            let mut hosts: Vec<&str> = mine.iter().map(|r| r.host.as_str()).collect();
+            hosts.sort_unstable();
+            hosts.dedup();
+            (hosts.len() >= 2)
+                .then(|| host_median(mine.into_iter(), RamRun::implied_efficiency))
+                .flatten()
+                .map(|e| (f, e))
+        })
+        .collect();
+    let explained = |r: &RamRun| flagged(r) && compute.iter().any(|(f, _)| Some(*f) == r.family);
+    let memory_bound: Vec<&RamRun> = single.iter().copied().filter(|r| !explained(r)).collect();
+    let mut side = RamSide {
+        ram: multipliers(&memory_bound),
+        compute,
+        numa: None,
+    };
+    side.numa = host_median(runs.iter().filter(|r| r.fitted && r.sockets > 1), |r| {
+        let s = f64::from(r.sockets);
+        let t = 1.0 / r.tg_tok_s - r.rest_s;
+        let factor = side.multiplier(r.situation) * r.ram_peak_s / t;
+        (t > 0.0).then(|| ((factor * s - 1.0) / (s - 1.0)).clamp(0.05, 1.0))
+    });
+    side
 }
 
-/// |ln(expected ÷ measured)| of each fitted run of `situation`, its host held out of the fit; with
-/// a situation of one host the prior multiplier `prior` stands in.
-pub fn leave_one_host_out(runs: &[RamRun], situation: Situation, prior: f64) -> Vec<f64> {
-    let mine: Vec<&RamRun> = runs.iter().filter(|r| r.situation == situation && r.fitted).collect();
-    mine.iter()
+/// |ln(expected ÷ measured)| of each fitted run of `situation`, its host held out of the fit (the
+/// priors stand in for what the other hosts do not fit).
+pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<f64> {
+    runs.iter()
+        .filter(|r| r.situation == situation && r.fitted)
         .map(|r| {
-            let m = fit_multiplier(mine.iter().copied().filter(|o| o.host != r.host)).map_or(prior, |f| f.0);
-            (r.predict(m) / r.tg_tok_s).ln().abs()
+            let others: Vec<RamRun> = runs.iter().filter(|o| o.host != r.host).cloned().collect();
+            (r.predict(&fit(&others)) / r.tg_tok_s).ln().abs()
         })
         .collect()
 }

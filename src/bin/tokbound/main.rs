@@ -5,7 +5,7 @@
 //! tokbound estimate bw=1000 weights=19GB ctx=0
 //! tokbound models 'hw=m4-max-40c&ctx=8192'
 //! tokbound machines 'model=qwen3-32b&quant=q4_k_m&target=30'
-//! tokbound list machines|models|quants
+//! tokbound list machines|models|quants|cpus
 //! tokbound accuracy
 //! ```
 //! Exit codes: 0 success, 2 bad input (one line per bad key on stderr).
@@ -24,7 +24,7 @@ use tokbound::{calibration, estimator};
 const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/scenario.md; --text: a summary, not JSON)
        tokbound models '<query>'     (every model on the query's machine, best format that fits)
        tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
-       tokbound list machines|models|quants
+       tokbound list machines|models|quants|cpus
        tokbound accuracy
        tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
        tokbound measure   (this computer's memory read bandwidth, every core at once)
@@ -199,6 +199,11 @@ fn estimate(args: &[String]) -> ExitCode {
                 .unwrap_or(tokbound::scenario::keys::ENGINES[0])
                 .into(),
         );
+        // The CPU that reads system RAM, as the scenario resolved it (null where the GPU reads).
+        let host = inputs.host.as_ref();
+        obj.insert("cpu".into(), host.map(|h| h.id.clone()).into());
+        obj.insert("threads".into(), host.map(|h| h.threads).into());
+        obj.insert("sockets".into(), host.map(|h| h.sockets).into());
         let runs: Vec<serde_json::Value> = tokbound::report::views::provenance(&scenario, cat, 5)
             .into_iter()
             .map(|p| {
@@ -243,6 +248,9 @@ fn estimate_text(args: &[String]) -> ExitCode {
             .text(tokbound::scenario::Key::Engine)
             .unwrap_or(tokbound::scenario::keys::ENGINES[0])
     ));
+    if let Some(h) = &inputs.host {
+        out(&tokbound::report::views::host_text(h));
+    }
     outf(format_args!("Division: {}", tokbound::report::views::division(&e)));
     out(&tokbound::report::views::bound_text(&e));
     out(&tokbound::report::views::fit_text(&e));
@@ -269,8 +277,18 @@ fn list(what: Option<&str>) -> ExitCode {
             .quants
             .iter()
             .for_each(|q| outf(format_args!("{:<12} {:>6.2} bits  {}", q.id, q.bpw, q.name))),
+        Some("cpus") => cat.cpus.iter().for_each(|c| {
+            outf(format_args!(
+                "{:<26} {:>3} cores {:>4.2} GHz  {:<12} {}",
+                c.id,
+                c.cores + c.efficiency_cores,
+                c.base_ghz,
+                c.family.id(),
+                c.name
+            ))
+        }),
         _ => {
-            eprintln!("list what? machines, models or quants");
+            eprintln!("list what? machines, models, quants or cpus");
             return ExitCode::from(2);
         }
     }
@@ -360,7 +378,27 @@ fn catalog_json() -> ExitCode {
             "memory_class": m.memory_class().label(),
             "price_usd": m.price_usd,
             "price_source": m.price_source,
+            "cpu": m.cpu,
+            "sockets": m.sockets,
             "source": m.source,
+        })).collect::<Vec<_>>(),
+        "cpus": cat.cpus.iter().map(|c| serde_json::json!({
+            "id": c.id,
+            "name": c.name,
+            "family": c.family.id(),
+            "cores": c.cores,
+            "efficiency_cores": c.efficiency_cores,
+            "threads": c.threads,
+            "base_ghz": c.base_ghz,
+            "boost_ghz": c.boost_ghz,
+            "simd": c.simd,
+            "int8_ops_per_cycle": c.int8_ops_per_cycle,
+            "f16_flops_per_cycle": c.f16_flops_per_cycle,
+            "memory": c.memory,
+            "channels": c.channels,
+            "max_sockets": c.max_sockets,
+            "source": c.source,
+            "throughput_source": c.throughput_source,
         })).collect::<Vec<_>>(),
         "models": cat.models.iter().map(|m| serde_json::json!({
             "id": m.id,
@@ -487,9 +525,8 @@ fn ram_accuracy() {
         Err(e) => return eprintln!("data/measured-ram.csv: {e}"),
     };
     out("system RAM read by the CPU (data/measured-ram.csv), leave-one-host-out |ln(expected/measured)|:");
-    let prior = 1.0 / 0.65;
     for s in Situation::ALL {
-        let mut errs = measured_ram::leave_one_host_out(&runs, s, prior);
+        let mut errs = measured_ram::leave_one_host_out(&runs, s);
         errs.sort_by(f64::total_cmp);
         let hosts: std::collections::BTreeSet<&str> = runs
             .iter()
@@ -512,11 +549,49 @@ fn ram_accuracy() {
             ));
         }
     }
-    let fit = &tokbound::catalog::calibration().ram;
-    for (what, f) in [("a CPU machine's own memory", fit.cpu), ("system RAM beside a GPU", fit.offload)] {
+    let cal = tokbound::catalog::calibration();
+    for (what, f) in [
+        ("a CPU machine's own memory", cal.ram.cpu),
+        ("system RAM beside a GPU", cal.ram.offload),
+    ] {
         if let Some((m, n)) = f {
             outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
         }
+    }
+    let families: Vec<String> = tokbound::estimator::CpuFamily::ALL
+        .into_iter()
+        .map(|f| match cal.compute_efficiency(f) {
+            (e, Some(n)) => format!("{} {:.0}% ({n} runs)", f.id(), e * 100.0),
+            (e, None) => format!("{} {:.0}% (prior)", f.id(), e * 100.0),
+        })
+        .collect();
+    outf(format_args!("  the CPU's arithmetic reaches of its peak: {}", families.join(", ")));
+    match cal.numa_remote() {
+        (r, Some(n)) => outf(format_args!(
+            "  spanning sockets: the other sockets' share streams at {:.0}% of the first's ({n} runs)",
+            r * 100.0
+        )),
+        (r, None) => outf(format_args!(
+            "  spanning sockets: the other sockets' share streams at {:.0}% of the first's (prior)",
+            r * 100.0
+        )),
+    }
+    // The runs kept out of the fit, scored against it for what they show.
+    let side = measured_ram::fit(&runs);
+    let mut hosts: Vec<&str> = runs.iter().filter(|r| !r.fitted).map(|r| r.host.as_str()).collect();
+    hosts.dedup();
+    for h in hosts {
+        let mut errs: Vec<f64> = runs
+            .iter()
+            .filter(|r| !r.fitted && r.host == h)
+            .map(|r| (r.predict(&side) / r.tg_tok_s).ln().abs())
+            .collect();
+        errs.sort_by(f64::total_cmp);
+        outf(format_args!(
+            "  not fitted, {h}: {} rows, median {:.3} (memory configuration not established)",
+            errs.len(),
+            calibration::quantile(&errs, 0.5)
+        ));
     }
 }
 

@@ -92,6 +92,7 @@ pub fn MachinePicker() -> impl IntoView {
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
             <SelectField key=Key::Engine label="Engine" testid="input-engine" options=engines default=crate::scenario::keys::ENGINES[0] />
+            <super::cpu_fields::CpuFields />
             <super::measure_panel::MeasurePanel />
         </fieldset>
     }

@@ -8,6 +8,7 @@ pub mod chart_canvas;
 pub mod charts_panel;
 pub mod comparison_table;
 pub mod context_field;
+pub mod cpu_fields;
 pub mod embed_view;
 pub mod gpu_guess;
 pub mod headline;

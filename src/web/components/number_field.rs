@@ -56,7 +56,14 @@ pub fn NumberField(
             .with(|t| t.as_ref().map(|t| t.text.clone()))
             .unwrap_or_else(|| canonical.get())
     };
-    let error = move || shown.with(|t| t.as_ref().and_then(|t| t.error.clone()));
+    // What is wrong with the text typed, else with the key as the scenario resolves it (a socket
+    // count the CPU cannot take).
+    let problems = use_context::<crate::web::state::KeyProblems>();
+    let error = move || {
+        shown
+            .with(|t| t.as_ref().and_then(|t| t.error.clone()))
+            .or_else(|| problems.and_then(|p| p.0.with(|all| all.iter().find(|(k, _)| *k == key).map(|(_, text)| text.clone()))))
+    };
     let on_input = move |ev| {
         let t = event_target_value(&ev);
         let mut next = scenario.get_untracked();

@@ -1,0 +1,102 @@
+//! The CPU catalog (data/cpus.csv): the desktop, workstation, server and ARM parts people run
+//! models on, each with its cores, clocks and the integer dot-product and 16-bit float throughput per core
+//! per cycle of its SIMD units, with sources. It gives the compute side of whatever reads system
+//! RAM ([`crate::estimator::HostCpu`]).
+
+use super::{csv, unknown, Catalog};
+use crate::estimator::cpu::{busy_cores, numa_factor};
+use crate::estimator::{CpuFamily, HostCpu};
+
+/// The CPU assumed for a discrete GPU's host and for a custom CPU machine when `cpu=` is not
+/// given: a 16-core desktop of the current generation but one (documented in docs/scenario.md).
+pub const TYPICAL_DESKTOP: &str = "ryzen-9-7950x";
+
+/// One CPU.
+#[derive(Clone, Debug)]
+pub struct Cpu {
+    pub id: String,
+    pub name: String,
+    pub family: CpuFamily,
+    /// Performance cores (all cores where there is one kind).
+    pub cores: u32,
+    /// Efficiency cores (Intel E-cores, Apple E-cores, Cortex-A55).
+    pub efficiency_cores: u32,
+    /// Hardware threads.
+    pub threads: u32,
+    /// All-core base clock, GHz: what a core holds under a long vector load.
+    pub base_ghz: f64,
+    pub boost_ghz: f64,
+    pub simd: String,
+    /// Int8 operations per performance core per cycle: two per multiply-accumulate of the widest
+    /// int8 multiply instruction (`VPMADDUBSW`, `VPDPBUSD`, `SDOT`, `SMMLA`) times the units issuing it.
+    pub int8_ops_per_cycle: f64,
+    /// FLOP per performance core per cycle for 16-bit weights (two per fused multiply-add): FP16
+    /// arithmetic on ARM, FP32 on x86, which widens them.
+    pub f16_flops_per_cycle: f64,
+    /// The memory it is specified for, and its channels per socket.
+    pub memory: String,
+    pub channels: u32,
+    /// The most sockets it runs in.
+    pub max_sockets: u32,
+    pub source: String,
+    pub throughput_source: String,
+}
+
+impl Cpu {
+    /// The CPU reading system RAM with `threads` threads over `sockets` sockets, with the compute
+    /// efficiency and the remote share's streaming rate the caller has from the calibration.
+    pub fn host(&self, threads: u32, sockets: u32, efficiency: f64, numa_remote: f64) -> HostCpu {
+        let per_socket = threads.div_ceil(sockets.max(1));
+        let cores = busy_cores(per_socket, self.cores, self.efficiency_cores) * f64::from(sockets.max(1));
+        let cycles = cores * self.base_ghz * 1e9;
+        HostCpu {
+            id: self.id.clone(),
+            name: self.name.clone(),
+            family: self.family,
+            int8_ops: cycles * self.int8_ops_per_cycle,
+            f16_flops: cycles * self.f16_flops_per_cycle,
+            threads,
+            sockets,
+            efficiency,
+            numa: numa_factor(sockets, numa_remote),
+        }
+    }
+
+    /// The threads a runtime uses by default on `sockets` sockets: one per performance core
+    /// (llama.cpp's default), or every core where there is one kind.
+    pub fn default_threads(&self, sockets: u32) -> u32 {
+        self.cores * sockets.max(1)
+    }
+}
+
+pub(super) fn parse_cpu(r: &csv::Record) -> Result<Cpu, String> {
+    let family = r.required("family")?;
+    Ok(Cpu {
+        id: r.required("id")?.to_string(),
+        name: r.required("name")?.to_string(),
+        family: CpuFamily::parse(family).ok_or_else(|| format!("line {}: family \"{family}\" is not known", r.line))?,
+        cores: r.count("cores")?,
+        efficiency_cores: r.count("efficiency_cores")?,
+        threads: r.count("threads")?,
+        base_ghz: r.f64("base_ghz")?,
+        boost_ghz: r.f64("boost_ghz")?,
+        simd: r.text("simd").to_string(),
+        int8_ops_per_cycle: r.f64("int8_ops_per_cycle")?,
+        f16_flops_per_cycle: r.f64("f16_flops_per_cycle")?,
+        memory: r.text("memory").to_string(),
+        channels: r.count("channels")?,
+        max_sockets: r.count("max_sockets")?,
+        source: r.text("source").to_string(),
+        throughput_source: r.text("throughput_source").to_string(),
+    })
+}
+
+impl Catalog {
+    /// A CPU by id.
+    pub fn cpu(&self, id: &str) -> Result<&Cpu, String> {
+        self.cpus
+            .iter()
+            .find(|c| c.id == id)
+            .ok_or_else(|| unknown("CPU", id, self.cpus.iter().map(|c| c.id.as_str())))
+    }
+}

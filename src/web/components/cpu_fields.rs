@@ -1,0 +1,21 @@
+//! The CPU that reads system RAM: which catalog CPU (`input-cpu`), how many threads the runtime
+//! uses (`input-threads`) and how many sockets the run spans (`input-sockets`).
+
+use leptos::prelude::*;
+
+use super::number_field::NumberField;
+use super::select_field::SelectField;
+use crate::catalog::catalog;
+use crate::scenario::Key;
+
+/// The CPU, threads and sockets fields of the Machine group.
+#[component]
+pub fn CpuFields() -> impl IntoView {
+    let mut cpus = vec![(String::new(), "the machine's (or a typical desktop)".to_string())];
+    cpus.extend(catalog().cpus.iter().map(|c| (c.id.clone(), c.name.clone())));
+    view! {
+        <SelectField key=Key::Cpu label="CPU reading system RAM" testid="input-cpu" options=cpus default="" />
+        <NumberField key=Key::Threads label="Threads" hint="-t" testid="input-threads" placeholder="performance cores".to_string() />
+        <NumberField key=Key::Sockets label="Sockets" hint="1–8" testid="input-sockets" placeholder="1".to_string() />
+    }
+}
