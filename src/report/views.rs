@@ -89,16 +89,6 @@ pub fn note_text(note: &Note) -> String {
             fmt_gib(*free_bytes)
         ),
         Note::DraftKvNotModelled => "draft given by size: its KV cache is not modelled".into(),
-        Note::Calibrated { efficiency, band } => format!(
-            "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%",
-            efficiency * 100.0,
-            band * 100.0
-        ),
-        Note::CalibrationForOtherMachine { fitted_for } => {
-            format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")
-        }
-        Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
-        Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
         Note::CustomMoe {
             experts,
             top_k,
@@ -116,9 +106,37 @@ pub fn note_text(note: &Note) -> String {
             "a mixture of experts given by params and active alone: its routing is not known, so {} experts per token are assumed for the per-expert cost and the experts cannot be kept in RAM; give experts= and top_k=",
             crate::estimator::PassShape::ASSUMED_EXPERTS_PER_TOKEN
         ),
+        Note::HostIgnored
+        | Note::HostAssumed { .. }
+        | Note::ComputePrior { .. }
+        | Note::ThreadsBeyondCpu { .. }
+        | Note::Numa { .. }
+        | Note::EngineNotFitted { .. }
+        | Note::VendorIgnored
+        | Note::Calibrated { .. }
+        | Note::CalibrationForOtherMachine { .. }
+        | Note::Measured { .. } => runtime_note_text(note),
+        Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
+    }
+}
+
+/// The notes about the runtime and the CPU that reads system RAM.
+fn runtime_note_text(note: &Note) -> String {
+    match note {
+        Note::Calibrated { efficiency, band } => format!(
+            "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%",
+            efficiency * 100.0,
+            band * 100.0
+        ),
+        Note::CalibrationForOtherMachine { fitted_for } => {
+            format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")
+        }
+        Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
+        Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
         Note::EngineNotFitted { engine } => format!(
             "no measured {engine} runs read system RAM on this kind of machine yet: the fit over every engine applies (GPU-side figures are fitted on llama.cpp runs)"
         ),
+        Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::HostIgnored => "cpu, threads and sockets describe the CPU that reads system RAM; this machine's GPU reads its memory, so they are ignored".into(),
         Note::HostAssumed { cpu } => format!(
             "no CPU named for what reads system RAM: the compute of a typical desktop, {cpu}, is assumed; give cpu= and threads="
@@ -135,8 +153,7 @@ pub fn note_text(note: &Note) -> String {
             factor * 100.0,
             runs.map_or("a stated prior: no multi-socket runs measured".into(), |n| format!("fitted on {n} multi-socket runs"))
         ),
-        Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
-        Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
+        _ => String::new(),
     }
 }
 

@@ -309,3 +309,26 @@ test('a machine whose compute cannot keep up with its memory says it is compute-
   const { page } = await load(browser, server.base + '?bw=200&kind=cpu&tflops=0.5&model=llama-3.1-8b');
   assert.match(await page.getByTestId('bound').textContent(), /^Compute-bound: the arithmetic on system RAM's weights/);
 });
+
+test('the CPU that reads system RAM: its threads set the compute side, an impossible socket count is refused beside its field', async () => {
+  const { page } = await load(browser, server.base + '?hw=ddr5-4800-12ch&model=llama-3.1-8b');
+  assert.match(await page.getByTestId('bound').textContent(), /^Memory-bound/);
+  const before = await page.getByTestId('expected').textContent();
+  await page.getByTestId('input-threads').fill('2');
+  await page.waitForFunction(() => /^Compute-bound/.test(document.querySelector('[data-testid=bound]').textContent));
+  assert.notEqual(await page.getByTestId('expected').textContent(), before);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('threads') === '2');
+  // Another CPU, then a socket count it cannot take: said beside the field, the threads kept.
+  await page.getByTestId('input-cpu').selectOption('ryzen-9-7950x');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('cpu') === 'ryzen-9-7950x');
+  await page.getByTestId('input-sockets').fill('2');
+  await page.waitForFunction(() => /runs in at most 1 socket/.test(document.querySelector('[data-testid=input-sockets-error]').textContent));
+  assert.equal(await page.getByTestId('input-threads').inputValue(), '2');
+  await page.getByTestId('input-sockets').fill('1');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-sockets-error]').textContent === '');
+  // A value out of range is refused as typed; a CPU id from a link that is not a CPU is named.
+  await page.getByTestId('input-threads').fill('2000');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-threads-error]').textContent !== '');
+  const { page: linked } = await load(browser, server.base + '?hw=ddr5-4800-12ch&cpu=rtx-4090');
+  await linked.waitForFunction(() => /unknown CPU "rtx-4090"/.test(document.querySelector('[data-testid=input-cpu-error]').textContent));
+});
