@@ -13,6 +13,9 @@ pub struct Point {
     pub expected: f64,
     pub fits: bool,
     pub current: bool,
+    /// Whether the expected figure is set by arithmetic rather than bytes (the roofline's
+    /// compute side): quantization stops being a speed feature there.
+    pub compute_bound: bool,
 }
 
 /// Which points get a text label: the chosen format first, then the fastest, skipping any point
@@ -38,7 +41,9 @@ pub fn labelled(points: &[Point], x_max: f64, y_max: f64) -> Vec<bool> {
 }
 
 /// Tok/s against file size, one point per format (red where it does not fit, larger for the
-/// chosen one), labelled where the labels do not collide; triangles for the expected speed.
+/// chosen one), labelled where the labels do not collide; triangles for the expected speed, in
+/// their own colour where the format is compute-bound on this machine (listed in the
+/// `compute-bound` fact).
 pub fn plot(points: &[Point]) -> Plot {
     let title = "Speed vs size across quantizations";
     if points.is_empty() {
@@ -64,14 +69,18 @@ pub fn plot(points: &[Point]) -> Plot {
             triangle: false,
         },
     );
-    p.add(
-        Some("expected".into()),
-        Paint::Series(1),
-        Mark::Dots {
-            dots: points.iter().map(|q| Dot::at(q.size_bytes / 1e9, q.expected, 5)).collect(),
-            triangle: true,
-        },
-    );
+    for (compute, label, paint) in [(false, "expected", 1), (true, "expected, compute-bound", 2)] {
+        let dots: Vec<Dot> = points
+            .iter()
+            .filter(|q| q.compute_bound == compute)
+            .map(|q| Dot::at(q.size_bytes / 1e9, q.expected, 5))
+            .collect();
+        if !dots.is_empty() {
+            p.add(Some(label.into()), Paint::Series(paint), Mark::Dots { dots, triangle: true });
+        }
+    }
+    let bound: Vec<&str> = points.iter().filter(|q| q.compute_bound).map(|q| q.label.as_str()).collect();
+    p.facts.push(("compute-bound", bound.join(",")));
     p
 }
 
@@ -90,6 +99,7 @@ mod tests {
                 expected: 13.0,
                 fits: false,
                 current: false,
+                compute_bound: false,
             },
             Point {
                 label: "Q4_K_M".into(),
@@ -98,6 +108,7 @@ mod tests {
                 expected: 35.0,
                 fits: true,
                 current: true,
+                compute_bound: false,
             },
         ];
         let doc = svg(&plot(&points));
@@ -114,6 +125,7 @@ mod tests {
                 expected: 35.0,
                 fits: true,
                 current: false,
+                compute_bound: false,
             },
             Point {
                 label: "B".into(),
@@ -122,8 +134,31 @@ mod tests {
                 expected: 35.0,
                 fits: true,
                 current: true,
+                compute_bound: false,
             },
         ];
         assert_eq!(labelled(&close, 20.0, 50.0), vec![false, true]);
+    }
+
+    #[test]
+    fn compute_bound_formats_are_drawn_apart_and_named() {
+        let point = |label: &str, size: f64, compute_bound: bool| Point {
+            label: label.into(),
+            size_bytes: size,
+            ceiling: 100.0 / size * 1e9,
+            expected: 30.0,
+            fits: true,
+            current: false,
+            compute_bound,
+        };
+        let p = plot(&[point("Q4_K_M", 4.9e9, true), point("F16", 16e9, false)]);
+        assert_eq!(p.facts, vec![("compute-bound", "Q4_K_M".to_string())]);
+        let doc = svg(&p);
+        let has = |t: &str| doc.lines().any(|l| l.trim() == t);
+        assert!(has("expected, compute-bound") && has("expected"), "{doc}");
+        // None compute-bound: no such legend entry, an empty fact.
+        let p = plot(&[point("F16", 16e9, false)]);
+        assert_eq!(p.facts, vec![("compute-bound", String::new())]);
+        assert!(!svg(&p).contains("compute-bound"));
     }
 }

@@ -820,6 +820,8 @@ pub struct QuantRow {
     pub expected: f64,
     pub fits: Option<bool>,
     pub current: bool,
+    /// The expected figure is set by the arithmetic, not the bytes.
+    pub compute_bound: bool,
 }
 
 /// One row per weight format (empty for a model given only by its file size).
@@ -856,6 +858,7 @@ pub fn quant_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario) 
                 expected: e.expected_tok_s,
                 fits: e.fits,
                 current: current == Some(q.id.as_str()),
+                compute_bound: e.bound.1 == crate::estimator::Bound::Compute,
             })
         })
         .collect()

@@ -318,6 +318,8 @@ test('the CPU that reads system RAM: its threads set the compute side, an imposs
   await page.waitForFunction(() => /^Compute-bound/.test(document.querySelector('[data-testid=bound]').textContent));
   assert.notEqual(await page.getByTestId('expected').textContent(), before);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('threads') === '2');
+  // The quantization chart shows which formats the two threads cannot keep up with.
+  await page.waitForFunction(() => /Q4_K_M/.test(document.querySelector('[data-testid=chart-quants]')?.getAttribute('data-compute-bound') ?? ''));
   // Another CPU, then a socket count it cannot take: said beside the field, the threads kept.
   await page.getByTestId('input-cpu').selectOption('ryzen-9-7950x');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('cpu') === 'ryzen-9-7950x');

@@ -75,6 +75,7 @@ pub fn ChartsPanel(
                 expected: r.expected,
                 fits: r.fits != Some(false),
                 current: r.current,
+                compute_bound: r.compute_bound,
             })
             .collect::<Vec<_>>()
     });
