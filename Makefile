@@ -41,7 +41,7 @@ bench: dist
 	cargo bench --bench sweep
 	cargo build --release --quiet
 	command -v sysbench >/dev/null || (apt-get install -y -qq sysbench >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq sysbench >/dev/null)) || true
-	cd tests/e2e && node bench.mjs && node bench-measure.mjs
+	cd tests/e2e && node bench.mjs && node bench-slow4g.mjs && node bench-measure.mjs
 
 ## A million generated inputs each for the URL codec, the config.json importer, the calibration
 ## paste parsers, the Hugging Face link reader and the GGUF parser (make test runs a CI-sized share of the same tests).

@@ -7,4 +7,6 @@ pub mod calibrate;
 pub mod imported;
 pub mod measure;
 pub mod runnable;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod shell;
 pub mod views;

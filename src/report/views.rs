@@ -28,6 +28,16 @@ pub fn pool_label(pool: Pool) -> &'static str {
     }
 }
 
+/// What the expected figure rests on, after it: " on cuda, calibrated on measured runs (GPU
+/// NVIDIA / cuda)", or the user's own fit.
+pub fn expected_basis(backend: &str, group: &str, own: bool) -> String {
+    if own {
+        format!(" on {backend}, fitted to your own runs")
+    } else {
+        format!(" on {backend}, calibrated on measured runs ({group})")
+    }
+}
+
 /// The CPU that reads system RAM, as one line: "CPU: AMD EPYC 9355, 32 threads, 1 socket".
 pub fn host_text(h: &crate::estimator::HostCpu) -> String {
     format!(

@@ -6,6 +6,14 @@ use leptos::prelude::*;
 pub fn start() {
     std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
     mount_to_body(crate::web::components::app::App);
+    // The static frame index.html painted while the module loaded: the app's own headline now
+    // stands in its place (removed in the same task, so no frame shows both).
+    if let Some(shell) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("shell"))
+    {
+        shell.remove();
+    }
 }
 
 /// A panic stops the WebAssembly module for good, so instead of a frozen page this puts a

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { execSync } from 'node:child_process';
+import { gzipSync } from 'node:zlib';
 import { join, extname, resolve, normalize } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -11,8 +12,11 @@ const DIST = resolve(process.env.TOKBOUND_DIST || new URL('../../dist', import.m
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.csv': 'text/csv' };
 
-/** Serves DIST under `prefix` (so tests can check that the page works from a sub-path). */
-export async function serve(prefix = '/') {
+/**
+ * Serves DIST under `prefix` (so tests can check that the page works from a sub-path); with
+ * `gzip`, compressed as `gzip -9` would for a client that accepts it, as a static host does.
+ */
+export async function serve(prefix = '/', { gzip = false } = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     let path = decodeURIComponent(url.pathname);
@@ -23,8 +27,15 @@ export async function serve(prefix = '/') {
     if (!file.startsWith(DIST)) { res.writeHead(403); res.end(); return; }
     try {
       if (!(await stat(file)).isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
-      res.end(await readFile(file));
+      const type = TYPES[extname(file)] || 'application/octet-stream';
+      const body = await readFile(file);
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
+        res.writeHead(200, { 'content-type': type, 'content-encoding': 'gzip' });
+        res.end(gzipSync(body, { level: 9 }));
+      } else {
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      }
     } catch {
       res.writeHead(404); res.end('not found');
     }

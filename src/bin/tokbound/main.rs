@@ -30,7 +30,8 @@ const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/s
        tokbound measure   (this computer's memory read bandwidth, every core at once)
        tokbound catalog
        tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
-       tokbound keys";
+       tokbound keys
+       tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)";
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -49,6 +50,16 @@ fn main() -> ExitCode {
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
         Some("calibrate") => calibrate(&args[1..]),
+        Some("shell") => match tokbound::report::shell::html(catalog()) {
+            Ok(html) => {
+                out(&html);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("shell: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Some("-h" | "--help" | "help") => {
             out(USAGE);
             ExitCode::SUCCESS

@@ -94,14 +94,9 @@ fn basis(e: Option<&Estimate>) -> String {
         (s.backend(cat).id(), s.calibration_group(cat))
     });
     let own = e.is_some_and(|e| e.notes.iter().any(|n| matches!(n, crate::estimator::Note::Calibrated { .. })));
-    if own {
-        format!(" on {backend}, fitted to your own runs")
-    } else {
-        format!(" on {backend}, calibrated on measured runs ({group})")
-    }
+    views::expected_basis(backend, &group, own)
 }
 
-/// With a target speed: the best format and the longest context that reach it here.
 fn target_line(estimate: Memo<Option<(Inputs, Estimate)>>) -> Option<impl IntoView> {
     let (target, format, backend) = crate::web::state::scenario().with(|s| {
         let cat = crate::catalog::catalog();

@@ -1,0 +1,76 @@
+//! The page's frame as static HTML, written at build time (`tokbound shell`, run by Trunk's
+//! pre-build hook into index.html): the title, the form's outline and the default scenario's
+//! headline, computed here by the estimator itself, so the first paint of a plain visit shows real
+//! figures before the WebAssembly arrives. A shared link or an embed shows "computing…" in their
+//! place (index.html's inline script) until its own estimate replaces the frame.
+
+use crate::catalog::Catalog;
+use crate::estimator::estimate;
+use crate::report::views;
+use crate::scenario::Scenario;
+use crate::text::units::{fmt_band, fmt_tok_s};
+
+/// Text safe inside HTML elements and attribute values.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The frame: `#shell`, with the default scenario's headline in `.shell-default` and the
+/// "computing…" line a shared link shows instead in `.shell-computing`.
+pub fn html(cat: &Catalog) -> Result<String, String> {
+    let scenario = Scenario::default();
+    let inputs = scenario
+        .resolve(cat)
+        .map_err(|issues| format!("the default scenario does not resolve: {}", issues.len()))?;
+    let e = estimate(&inputs);
+    let title = views::scenario_title(&inputs, &scenario, cat);
+    let basis = views::expected_basis(scenario.backend(cat).id(), &scenario.calibration_group(cat), false);
+    let legends: String = ["Machine", "Model", "Context and memory"]
+        .iter()
+        .map(|l| format!(r#"<fieldset class="picker shell-fieldset"><legend>{l}</legend></fieldset>"#))
+        .collect();
+    Ok(format!(
+        concat!(
+            r#"<div id="shell" data-testid="shell"><header class="top"><h1>tokbound</h1>"#,
+            r#"<p class="tagline">How fast will this model type on my machine? Memory bandwidth ÷ bytes per token.</p></header>"#,
+            r#"<main><div class="layout"><div class="shell-form" aria-hidden="true">{legends}</div><div class="results">"#,
+            r#"<section class="headline" aria-busy="true"><div class="shell-default" data-testid="shell-default">"#,
+            r#"<p class="scenario-title">{title}</p>"#,
+            r#"<p class="big"><span data-testid="shell-ceiling">{ceiling} tok/s</span><span class="label"> ceiling</span></p>"#,
+            r#"<p class="expected">Expected <span>{expected}</span><small>{basis}</small></p>"#,
+            r#"<p class="division">{division}</p><p class="bound">{bound}</p><p class="fit">{fit}</p></div>"#,
+            r#"<div class="shell-computing" data-testid="shell-computing" hidden><p class="scenario-title">Reading the link…</p>"#,
+            r#"<p class="big"><span class="computing">computing…</span></p></div></section></div></div></main></div>"#
+        ),
+        legends = legends,
+        title = escape(&title),
+        ceiling = escape(&fmt_tok_s(e.ceiling_tok_s)),
+        expected = escape(&fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s)),
+        basis = escape(&basis),
+        division = escape(&views::division(&e)),
+        bound = escape(&views::bound_text(&e)),
+        fit = escape(&views::fit_text(&e)),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    #[test]
+    fn the_frame_carries_the_default_scenarios_figures_from_the_estimator() {
+        let html = html(catalog()).unwrap();
+        let e = estimate(&Scenario::default().resolve(catalog()).unwrap());
+        assert!(html.contains(&format!(
+            r#"<span data-testid="shell-ceiling">{} tok/s</span>"#,
+            fmt_tok_s(e.ceiling_tok_s)
+        )));
+        assert!(html.contains(&escape(&views::division(&e))));
+        assert!(html.contains("computing…") && html.contains(" hidden>"));
+        assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+}
