@@ -7,6 +7,5 @@ pub mod calibrate;
 pub mod imported;
 pub mod measure;
 pub mod runnable;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod shell;
 pub mod views;
