@@ -5,6 +5,7 @@
 
 pub mod calibrate;
 pub mod imported;
+pub mod levers;
 pub mod measure;
 pub mod runnable;
 pub mod shell;

@@ -648,11 +648,13 @@ pub fn embed_height(views: &[String], notes: usize) -> u32 {
     const NOTE: u32 = 40;
     const CHART: u32 = 430;
     const TABLE: u32 = 860;
+    const LEVERS: u32 = 900;
     views
         .iter()
         .filter_map(|v| crate::scenario::View::parse(v))
         .map(|v| match v {
             crate::scenario::View::Headline => 0,
+            crate::scenario::View::Levers => LEVERS,
             v if v.is_chart() => CHART,
             _ => TABLE,
         })

@@ -159,8 +159,8 @@ pub const ENGINES: &[&str] = &["llama.cpp", "ik_llama.cpp", "llamafile", "ollama
 
 /// The views an embed can show (`view=`), in [`View`] order: the one list the link codec, the
 /// page and the docs read.
-pub const EMBED_VIEWS: [&str; 9] = [
-    "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models",
+pub const EMBED_VIEWS: [&str; 10] = [
+    "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models", "levers",
 ];
 
 /// A view an embed can show.
@@ -175,10 +175,11 @@ pub enum View {
     Spec,
     Table,
     Models,
+    Levers,
 }
 
 impl View {
-    pub const ALL: [View; 9] = [
+    pub const ALL: [View; 10] = [
         View::Headline,
         View::Machines,
         View::Context,
@@ -188,6 +189,7 @@ impl View {
         View::Spec,
         View::Table,
         View::Models,
+        View::Levers,
     ];
 
     /// Its name in links ([`EMBED_VIEWS`]).
@@ -201,7 +203,7 @@ impl View {
 
     /// A chart (the others are the headline and the two tables).
     pub fn is_chart(self) -> bool {
-        !matches!(self, View::Headline | View::Table | View::Models)
+        !matches!(self, View::Headline | View::Table | View::Models | View::Levers)
     }
 }
 
@@ -1102,7 +1104,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Page,
         value: ValueKind::List(&EMBED_VIEWS),
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table` (every machine), `models` (every model on this machine)",
+        meaning: "what an embed shows, in order: `headline`, `machines`, `context`, `quants`, `spill`, `batch`, `spec`, `table` (every machine), `models` (every model on this machine), `levers` (what would make it faster)",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "comma-separated",
         #[cfg(not(target_arch = "wasm32"))]

@@ -334,3 +334,23 @@ test('the CPU that reads system RAM: its threads set the compute side, an imposs
   const { page: linked } = await load(browser, server.base + '?hw=ddr5-4800-12ch&cpu=rtx-4090');
   await linked.waitForFunction(() => /unknown CPU "rtx-4090"/.test(document.querySelector('[data-testid=input-cpu-error]').textContent));
 });
+
+test('what would make it faster: clicking a lever changes the headline to its figure', async () => {
+  const { page } = await load(browser, server.base + '?hw=ddr5-5600-2ch&model=qwen2.5-32b');
+  const rows = page.getByTestId('lever-row');
+  await rows.first().waitFor({ timeout: 20000 });
+  assert.ok(await rows.count() >= 5);
+  // The channels lever: its figure becomes the headline's expected figure.
+  const row = page.locator('[data-testid=lever-row][data-change="hw=ddr5-5600-4ch"]');
+  const figure = Number(await row.getAttribute('data-expected-tok-s'));
+  assert.ok(figure > 0);
+  await row.getByTestId('lever-apply').click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('hw') === 'ddr5-5600-4ch');
+  const expected = await page.getByTestId('expected').textContent();
+  const shown = Number(/^[\d.]+/.exec(expected)[0]);
+  assert.ok(Math.abs(shown - figure) <= 0.051, `${expected} vs ${figure}`);
+  // Embeds can name the levers.
+  const { page: embed } = await load(browser, server.base + '?hw=rtx-4090&model=kimi-k2&offload=experts&ram_bw=80&ram=768&embed=1&view=levers');
+  await embed.getByTestId('lever-row').first().waitFor({ timeout: 20000 });
+  assert.match(await embed.getByTestId('levers').textContent(), /a faster GPU: no gain/);
+});

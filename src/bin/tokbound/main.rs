@@ -23,6 +23,7 @@ use tokbound::{calibration, estimator};
 
 const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/scenario.md; --text: a summary, not JSON)
        tokbound models '<query>'     (every model on the query's machine, best format that fits)
+       tokbound levers '<query>'     (what would make it faster: each single change, its figure, ranked)
        tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
        tokbound list machines|models|quants|cpus
        tokbound accuracy
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Some("estimate") => estimate(&args[1..]),
         Some("models") => models(&args[1..]),
         Some("machines") => machines(&args[1..]),
+        Some("levers") => levers(&args[1..]),
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
         Some("fit") => fit(),
@@ -189,6 +191,30 @@ fn machines(args: &[String]) -> ExitCode {
         })
         .collect();
     print_json(&json.into())
+}
+
+/// What would make the scenario faster, one change at a time, ranked by gain (docs/cli.md).
+fn levers(args: &[String]) -> ExitCode {
+    let scenario = match scenario_arg(args) {
+        Ok((s, _)) => s,
+        Err(code) => return code,
+    };
+    let rows: Vec<serde_json::Value> = tokbound::report::levers::levers(&scenario, catalog())
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "change": l.change_text(),
+                "label": l.label,
+                "expected_tok_s": l.expected_tok_s,
+                "figure": l.figure.id(),
+                "ratio": l.ratio,
+                "fits": l.fits,
+                "cost": l.cost,
+                "note": l.note,
+            })
+        })
+        .collect();
+    print_json(&serde_json::json!({ "levers": rows }))
 }
 
 fn estimate(args: &[String]) -> ExitCode {

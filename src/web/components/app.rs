@@ -107,6 +107,7 @@ pub fn App() -> impl IntoView {
                     <ComparisonTable rows=machine_rows />
                     <ModelTable rows=model_rows />
                 </div>
+                <super::levers_panel::LeversPanel />
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
                 <ImportPanel />

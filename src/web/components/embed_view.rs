@@ -36,12 +36,14 @@ pub fn EmbedView(
         .collect();
     let table = views.iter().any(|v| v == View::Table.id());
     let models = views.iter().any(|v| v == View::Models.id());
+    let levers = views.iter().any(|v| v == View::Levers.id());
     view! {
         <main class="embed" data-testid="embed">
             <Headline estimate=estimate full_page=Signal::derive(full) />
             {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
             {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
             {models.then(|| view! { <ModelTable rows=model_rows /> })}
+            {levers.then(|| view! { <super::levers_panel::LeversPanel /> })}
             <p class="embed-link">
                 <a href={full} target="_blank" rel="noopener" data-testid="open-full">"open in tokbound ↗"</a>
             </p>

@@ -1,0 +1,77 @@
+//! What would make it faster (`data-testid="levers"`): each single change a person can make, its
+//! expected figure, the ratio to today's, whether it fits and what it costs, ranked by gain, each
+//! with a button that applies it (`lever-apply`). Worked out after the keystroke's frame is
+//! painted, as the charts are: it is below the first view.
+
+use leptos::prelude::*;
+
+use crate::catalog::catalog;
+use crate::report::levers::{apply, levers, Lever};
+use crate::text::units::fmt_tok_s;
+use crate::web::state::scenario;
+
+#[component]
+pub fn LeversPanel() -> impl IntoView {
+    let scenario = scenario();
+    // An applied lever is a committed change: the address bar takes it at once (absent in tests
+    // that mount the panel alone).
+    let commit = use_context::<crate::web::state::UrlCommit>();
+    let rows = RwSignal::new(Vec::<Lever>::new());
+    Effect::new(move |_| {
+        let s = scenario.get();
+        crate::web::browser::after_next_paint(move || {
+            // Only the newest scenario's levers are kept.
+            if scenario.with_untracked(|now| *now == s) {
+                rows.set(levers(&s, catalog()));
+            }
+        });
+    });
+    let row = move |l: Lever| {
+        let change = l.change.clone();
+        let (expected, change_text, figure) = (l.expected_tok_s.to_string(), l.change_text(), l.figure.id());
+        let fits = match l.fits {
+            Some(true) => "fits",
+            Some(false) => "does not fit",
+            None => "unknown",
+        };
+        view! {
+            <tr data-testid="lever-row" data-expected-tok-s=expected data-change=change_text data-figure=figure>
+                <td class="lever-label">{l.label}<small>{l.note}</small></td>
+                <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
+                <td class="num">{format!("×{:.2}", l.ratio)}</td>
+                <td>{fits}</td>
+                <td>{l.cost}</td>
+                <td>
+                    <button
+                        type="button"
+                        data-testid="lever-apply"
+                        on:click=move |_| {
+                            scenario.update(|s| {
+                                if let Some(next) = apply(s, &change) {
+                                    *s = next;
+                                }
+                            });
+                            if let Some(c) = commit {
+                                c.0.run(());
+                            }
+                        }
+                    >
+                        "Apply"
+                    </button>
+                </td>
+            </tr>
+        }
+    };
+    view! {
+        <section class="levers" data-testid="levers" aria-labelledby="levers-title">
+            <h2 id="levers-title">"What would make it faster"</h2>
+            <p class="hint">"Each change on its own: the speed the headline would show, against today's, and what it costs. Apply one to try it."</p>
+            <table class="levers-table">
+                <thead>
+                    <tr><th scope="col">"Change"</th><th scope="col">"Expected"</th><th scope="col">"vs now"</th><th scope="col">"Fits"</th><th scope="col">"Cost"</th><th scope="col">"Try it"</th></tr>
+                </thead>
+                <tbody>{move || rows.get().into_iter().map(row).collect_view()}</tbody>
+            </table>
+        </section>
+    }
+}

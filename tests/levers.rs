@@ -1,0 +1,131 @@
+//! What would make it faster: the seed's own cases, each lever's figure equal to the figure of the
+//! scenario its link opens, and the CLI's JSON.
+
+use std::process::Command;
+
+use tokbound::catalog::catalog;
+use tokbound::estimator::estimate;
+use tokbound::report::levers::{apply, levers, Lever};
+use tokbound::scenario::Scenario;
+
+fn of(query: &str) -> (Scenario, Vec<Lever>) {
+    let (s, issues) = Scenario::from_query(query);
+    assert!(issues.is_empty(), "{query}: {issues:?}");
+    let l = levers(&s, catalog());
+    assert!(!l.is_empty(), "{query}: no levers");
+    (s, l)
+}
+
+fn find<'a>(levers: &'a [Lever], change: &str) -> &'a Lever {
+    levers
+        .iter()
+        .find(|l| l.change_text().starts_with(change))
+        .unwrap_or_else(|| panic!("no lever {change}: {:?}", levers.iter().map(Lever::change_text).collect::<Vec<_>>()))
+}
+
+/// Every lever's figure is what the headline of the link it produces shows, and they are ranked.
+fn each_lever_opens_its_figure(s: &Scenario, levers: &[Lever]) {
+    for l in levers {
+        let link = apply(s, &l.change).expect("applies").to_query();
+        let (opened, issues) = Scenario::from_query(&link);
+        assert!(issues.is_empty(), "{link}");
+        let e = estimate(&opened.resolve(catalog()).expect("resolves"));
+        let shown = l.figure.of(&e).expect("the figure exists");
+        assert!(
+            (shown - l.expected_tok_s).abs() < 1e-9,
+            "{}: {shown} vs {}",
+            l.label,
+            l.expected_tok_s
+        );
+    }
+    assert!(levers.windows(2).all(|w| w[0].ratio >= w[1].ratio), "ranked by ratio");
+}
+
+#[test]
+fn a_32b_on_dual_channel_ddr5_gains_from_channels_in_proportion() {
+    let (s, l) = of("hw=ddr5-5600-2ch&model=qwen2.5-32b");
+    each_lever_opens_its_figure(&s, &l);
+    // Every byte is in system RAM: twice the channels nearly doubles it.
+    let channels = find(&l, "hw=ddr5-5600-4ch");
+    assert!(channels.ratio > 1.8 && channels.ratio <= 2.0, "{}", channels.ratio);
+    assert!(channels.label.starts_with("more memory channels"));
+    assert!(
+        channels.cost.contains("4 channels") && channels.cost.contains("CPU:"),
+        "{}",
+        channels.cost
+    );
+    let lower = l
+        .iter()
+        .find(|x| x.label.starts_with("a lower-bit format"))
+        .expect("a lower format");
+    assert!(lower.ratio > 1.0 && lower.cost.contains("bits per weight"));
+}
+
+#[test]
+fn experts_in_ram_gain_from_ram_channels_and_nothing_from_a_faster_gpu() {
+    let (s, l) = of("hw=rtx-4090&model=kimi-k2&offload=experts&ram_bw=80&ram=768");
+    each_lever_opens_its_figure(&s, &l);
+    let channels = find(&l, "ram_bw=160");
+    assert!(channels.ratio > 1.8, "{}", channels.ratio);
+    let gpu = find(&l, "bw=2016");
+    assert!(gpu.ratio < 1.05 && gpu.label.starts_with("a faster GPU: no gain"), "{}", gpu.label);
+    assert!(gpu.label.contains("% of this token's time is system RAM"));
+}
+
+#[test]
+fn a_spilled_70b_on_a_24gb_card_has_a_lower_format_a_second_card_and_a_bigger_machine() {
+    let (s, l) = of("hw=rtx-4090&model=llama-3.1-70b");
+    each_lever_opens_its_figure(&s, &l);
+    let lower = l
+        .iter()
+        .find(|x| x.label.starts_with("a lower-bit format"))
+        .expect("a lower format");
+    assert_eq!(lower.fits, Some(true));
+    assert!(lower.ratio > 2.0);
+    let second = find(&l, "split=2");
+    assert!(second.ratio > 2.0 && second.fits == Some(true) && second.cost.contains('$'));
+    let bigger = l
+        .iter()
+        .find(|x| x.label.starts_with("the cheapest machine"))
+        .expect("a machine that holds it");
+    assert!(bigger.fits == Some(true) && bigger.cost.contains("at launch"));
+    // A mixture of experts that spills offers its experts in RAM instead of whole layers.
+    let (s, l) = of("hw=rtx-4090&model=qwen3-235b-a22b&ram=256");
+    each_lever_opens_its_figure(&s, &l);
+    assert!(find(&l, "offload=experts").ratio > 1.0);
+}
+
+#[test]
+fn speculative_and_serving_levers_name_their_figure() {
+    let (s, l) = of("hw=rtx-4090&model=qwen2.5-32b");
+    each_lever_opens_its_figure(&s, &l);
+    assert_eq!(find(&l, "draft=").figure.id(), "speculative");
+    assert_eq!(find(&l, "batch=").figure.id(), "aggregate");
+    // A context that costs little says so rather than promising a gain.
+    let ctx = find(&l, "ctx=");
+    assert!(ctx.ratio >= 1.25 || ctx.label.contains("little gain"), "{}", ctx.label);
+}
+
+#[test]
+fn the_cli_prints_the_levers_as_json() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tokbound"))
+        .args(["levers", "hw=ddr5-5600-2ch&model=qwen2.5-32b"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["levers"].as_array().unwrap();
+    assert!(rows.len() >= 5);
+    for r in rows {
+        for field in ["change", "label", "expected_tok_s", "figure", "ratio", "fits", "cost", "note"] {
+            assert!(r.as_object().unwrap().contains_key(field), "{field}: {r}");
+        }
+    }
+    let ratios: Vec<f64> = rows.iter().map(|r| r["ratio"].as_f64().unwrap()).collect();
+    assert!(ratios.windows(2).all(|w| w[0] >= w[1]));
+    let bad = Command::new(env!("CARGO_BIN_EXE_tokbound"))
+        .args(["levers", "hw=no-such"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
