@@ -905,3 +905,48 @@ fn cpu_threads_and_sockets_name_what_reads_system_ram() {
         "{apple}"
     );
 }
+
+#[test]
+fn the_commands_that_run_and_measure_four_scenarios() {
+    let golden = [
+        (
+            "hw=rtx-4090&model=qwen2.5-32b",
+            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4096 -ngl 64 -fa on",
+            "llama-bench -m qwen2.5-32b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 64 -o md",
+        ),
+        (
+            "hw=rtx-4090&model=llama-3.1-70b&cpu=ryzen-9-7950x&threads=16",
+            "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4096 -ngl 45 -t 16 -fa on",
+            "llama-bench -m llama-3.1-70b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 45 -t 16 -o md",
+        ),
+        (
+            "hw=rtx-4090&model=deepseek-r1&offload=experts&ram=768&ram_bw=614.4&cpu=epyc-9355&kv=q8_0&ctx=8192",
+            "llama-server -m deepseek-r1-Q4_K_M.gguf -c 8192 -ngl 61 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -fa on",
+            "llama-bench -m deepseek-r1-Q4_K_M.gguf -p 0 -n 128 -d 8192 -fa 1 -ngl 61 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -o md",
+        ),
+        (
+            "hw=ddr5-5600-2ch&model=qwen2.5-32b&threads=8",
+            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4096 -ngl 0 -t 8 -fa on",
+            "llama-bench -m qwen2.5-32b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 0 -t 8 -o md",
+        ),
+    ];
+    for (q, run, bench) in golden {
+        let v = json(&["estimate", q]);
+        assert_eq!(v["commands"]["run"], run, "{q}");
+        assert_eq!(v["commands"]["bench"], bench, "{q}");
+        assert!(v["commands"]["note"].as_str().unwrap().contains("Calibrate"));
+    }
+    // A draft model runs with -md; the bench measures the target alone and says so.
+    let v = json(&["estimate", "hw=rtx-4090&model=qwen2.5-32b&draft=qwen2.5-0.5b&split=2"]);
+    let run = v["commands"]["run"].as_str().unwrap();
+    assert!(
+        run.contains(" -md qwen2.5-0.5b-Q4_K_M.gguf --draft-max 4") && run.contains("--tensor-split 1,1"),
+        "{run}"
+    );
+    assert!(v["commands"]["bench"].as_str().unwrap().contains(" -ts 1/1 "));
+    assert!(v["commands"]["note"].as_str().unwrap().contains("measures the target alone"));
+    // MLX: mlx_lm's own commands.
+    let v = json(&["estimate", "hw=m4-max-40c&model=qwen3-30b-a3b&backend=mlx&quant=mlx-4bit"]);
+    assert!(v["commands"]["run"].as_str().unwrap().starts_with("mlx_lm.server --model "));
+    assert!(v["commands"]["bench"].as_str().unwrap().starts_with("mlx_lm.generate "));
+}

@@ -4,6 +4,7 @@
 //! bandwidth put into a scenario ([`measure`]) and an imported model applied ([`imported`]).
 
 pub mod calibrate;
+pub mod commands;
 pub mod imported;
 pub mod levers;
 pub mod measure;

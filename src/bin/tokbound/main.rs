@@ -236,6 +236,11 @@ fn estimate(args: &[String]) -> ExitCode {
                 .unwrap_or(tokbound::scenario::keys::ENGINES[0])
                 .into(),
         );
+        let c = tokbound::report::commands::commands(&scenario, cat, &inputs, &est);
+        obj.insert(
+            "commands".into(),
+            serde_json::json!({ "run": c.run, "bench": c.bench, "note": c.note }),
+        );
         // The CPU that reads system RAM, as the scenario resolved it (null where the GPU reads).
         let host = inputs.host.as_ref();
         obj.insert("cpu".into(), host.map(|h| h.id.clone()).into());

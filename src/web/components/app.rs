@@ -108,6 +108,7 @@ pub fn App() -> impl IntoView {
                     <ModelTable rows=model_rows />
                 </div>
                 <super::levers_panel::LeversPanel />
+                <super::commands_panel::CommandsPanel estimate=current />
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
                 <ImportPanel />

@@ -6,6 +6,7 @@ pub mod app;
 pub mod calibrate_panel;
 pub mod chart_canvas;
 pub mod charts_panel;
+pub mod commands_panel;
 pub mod comparison_table;
 pub mod context_field;
 pub mod cpu_fields;

@@ -1,0 +1,55 @@
+//! How to run and measure the scenario (`data-testid="commands"`): the llama.cpp (or mlx_lm)
+//! command that runs it and the one that measures its decode, each with a copy button; the
+//! measurement's output goes back into Calibrate.
+
+use leptos::prelude::*;
+
+use crate::catalog::catalog;
+use crate::estimator::{Estimate, Inputs};
+use crate::report::commands::commands;
+use crate::web::browser;
+use crate::web::state::scenario;
+
+/// One command line and its copy button (`{testid}`, `{testid}-copy`).
+fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl IntoView {
+    let (copied, set_copied) = signal(None::<bool>);
+    view! {
+        <div class="command">
+            <span class="field-label">{label}</span>
+            <pre><code data-testid=testid>{move || text.get()}</code></pre>
+            <button
+                type="button"
+                data-testid=format!("{testid}-copy")
+                on:click=move |_| {
+                    let t = text.get_untracked();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        set_copied.set(Some(browser::copy_to_clipboard(t).await));
+                    });
+                }
+            >
+                {move || match copied.get() {
+                    Some(true) => "Copied",
+                    Some(false) => "Copy failed: select the text",
+                    None => "Copy",
+                }}
+            </button>
+        </div>
+    }
+}
+
+#[component]
+pub fn CommandsPanel(estimate: Memo<Option<(Inputs, Estimate)>>) -> impl IntoView {
+    let scenario = scenario();
+    let cmds = Memo::new(move |_| estimate.with(|e| e.as_ref().map(|(inputs, e)| scenario.with(|s| commands(s, catalog(), inputs, e)))));
+    let part = move |f: fn(&crate::report::commands::Commands) -> String| {
+        Signal::derive(move || cmds.with(|c| c.as_ref().map(f).unwrap_or_default()))
+    };
+    view! {
+        <section class="commands" data-testid="commands" aria-labelledby="commands-title">
+            <h2 id="commands-title">"Run it, then measure it"</h2>
+            {line("Run", "command-run", part(|c| c.run.clone()))}
+            {line("Measure", "command-bench", part(|c| c.bench.clone()))}
+            <p class="hint" data-testid="command-note">{move || cmds.with(|c| c.as_ref().map(|c| c.note.clone()).unwrap_or_default())}</p>
+        </section>
+    }
+}
