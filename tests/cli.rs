@@ -950,3 +950,42 @@ fn the_commands_that_run_and_measure_four_scenarios() {
     assert!(v["commands"]["run"].as_str().unwrap().starts_with("mlx_lm.server --model "));
     assert!(v["commands"]["bench"].as_str().unwrap().starts_with("mlx_lm.generate "));
 }
+
+#[test]
+fn mixed_gpus_split_layers_and_each_device_is_a_pool() {
+    // RTX 3090 (936.2 GB/s, 24 GiB) + RTX 4060 Ti 16GB (288 GB/s, 16 GiB): layers in proportion to
+    // memory, 0.6 and 0.4; each device reads its share at its own bandwidth, one after the other.
+    let v = json(&["estimate", "hw=rtx-3090&with=rtx-4060-ti-16g&model=qwen2.5-32b&ctx=4096"]);
+    let total = v["bytes_per_token"]["total"].as_f64().unwrap();
+    let by_hand = 1.0 / (0.6 * total / 936.2e9 + 0.4 * total / 288e9);
+    let ceiling = v["ceiling_tok_s"].as_f64().unwrap();
+    assert!((ceiling - by_hand).abs() / by_hand < 1e-6, "{ceiling} vs {by_hand}");
+    let pools: Vec<&str> = v["pools"].as_array().unwrap().iter().map(|p| p["pool"].as_str().unwrap()).collect();
+    assert_eq!(pools, ["VRAM (RTX 3090)", "VRAM (RTX 4060 Ti 16GB)"]);
+    assert_eq!(v["bound"]["pool"], "VRAM (RTX 4060 Ti 16GB)");
+    assert_eq!(v["fits"], true);
+    assert!(v["commands"]["run"].as_str().unwrap().ends_with("--tensor-split 24,16"));
+    assert!(v["commands"]["bench"].as_str().unwrap().contains(" -ts 24/16 "));
+    assert!(!v["commands"]["run"].as_str().unwrap().contains(" -t "));
+    // llama.cpp's own ratios.
+    let even = json(&[
+        "estimate",
+        "hw=rtx-3090&with=rtx-4060-ti-16g&tensor_split=1,1&model=qwen2.5-32b&ctx=4096",
+    ]);
+    let by_hand = 1.0 / (0.5 * total / 936.2e9 + 0.5 * total / 288e9);
+    assert!((even["ceiling_tok_s"].as_f64().unwrap() - by_hand).abs() / by_hand < 1e-6);
+    // What cannot be: each names its key.
+    for (bad, key) in [
+        ("hw=rtx-3090&with=rtx-4060-ti-16g&split=2", "with: "),
+        ("hw=rtx-3090&with=rtx-4060-ti-16g&tp=2", "with: "),
+        ("hw=rtx-3090&with=ddr5-5600-2ch", "with: "),
+        ("hw=rtx-3090&with=rx-7900-xtx", "with: "),
+        ("hw=rtx-3090&with=no-such-gpu", "with: unknown machine"),
+        ("hw=rtx-3090&with=rtx-4060-ti-16g&tensor_split=1,1,1", "tensor_split: "),
+        ("hw=rtx-3090&tensor_split=1,1", "tensor_split: "),
+    ] {
+        let (code, _, err) = run(&["estimate", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains(key), "{bad}: {err}");
+    }
+}

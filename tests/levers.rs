@@ -82,7 +82,7 @@ fn a_spilled_70b_on_a_24gb_card_has_a_lower_format_a_second_card_and_a_bigger_ma
         .expect("a lower format");
     assert_eq!(lower.fits, Some(true));
     assert!(lower.ratio > 2.0);
-    let second = find(&l, "split=2");
+    let second = find(&l, "with=rtx-4090");
     assert!(second.ratio > 2.0 && second.fits == Some(true) && second.cost.contains('$'));
     let bigger = l
         .iter()

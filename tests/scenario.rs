@@ -40,6 +40,10 @@ fn value_of(kind: ValueKind) -> BoxedStrategy<Value> {
         )
             .prop_map(|(org, name, file)| Value::Text(file.map_or(format!("{org}/{name}"), |f| format!("{org}/{name}/{f}.gguf"))))
             .boxed(),
+        ValueKind::IdList => prop::collection::vec(id(), 1..3).prop_map(Value::List).boxed(),
+        ValueKind::Ratios => prop::collection::vec(1u32..100, 1..4)
+            .prop_map(|v| Value::List(v.into_iter().map(|n| n.to_string()).collect()))
+            .boxed(),
         ValueKind::List(words) => prop::sample::subsequence(words.to_vec(), 0..words.len())
             .prop_map(|l| Value::List(l.into_iter().map(str::to_string).collect()))
             .boxed(),

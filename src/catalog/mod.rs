@@ -419,6 +419,8 @@ impl Catalog {
                 time: TimeModel::default(),
             },
             host: None,
+            devices: Vec::new(),
+            tensor_split: None,
             model: ModelSpec::Arch {
                 name: model.name.clone(),
                 arch: Box::new(model.arch.clone()),

@@ -275,8 +275,9 @@ impl TimeModel {
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let c = if i == 0 { self.own } else { self.slow };
-                let bw = p.bandwidth_gbs * GB * if i > 0 || own_too { factor } else { 1.0 };
+                let own = i == 0 || p.pool == Pool::Vram;
+                let c = if own { self.own } else { self.slow };
+                let bw = p.bandwidth_gbs * GB * if !own || own_too { factor } else { 1.0 };
                 c.weight * p.weight_bytes / bw + c.kv * p.kv_bytes / bw
             })
             .collect()
@@ -371,8 +372,22 @@ pub struct Inputs {
     /// The CPU that reads system RAM (a CPU machine's own memory, a GPU machine's RAM pool), if
     /// known: the compute side of those pools.
     pub host: Option<HostCpu>,
+    /// Further GPUs holding layers beside the machine's (`with=`), in a layer split: each reads
+    /// its share at its own bandwidth, one after the other.
+    pub devices: Vec<Device>,
+    /// The layer split's proportions, the machine's first (`tensor_split=`); `None`: in
+    /// proportion to each device's memory, as llama.cpp does by default.
+    pub tensor_split: Option<Vec<f64>>,
     /// Notes from reading the inputs (a key that does not apply), carried into the estimate.
     pub notes: Vec<Note>,
+}
+
+/// A further GPU in a layer split (`with=`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Device {
+    pub name: String,
+    pub bandwidth_gbs: f64,
+    pub memory_gib: f64,
 }
 
 /// Bytes read per token, split by what can live apart.
@@ -387,6 +402,8 @@ pub struct BytesPerToken {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoolRead {
     pub pool: Pool,
+    /// The device whose memory this is, where several GPUs split the layers (`with=`).
+    pub device: Option<String>,
     pub bandwidth_gbs: f64,
     pub weight_bytes: f64,
     pub kv_bytes: f64,
@@ -410,6 +427,8 @@ struct Roofline {
     compute_ceiling_tok_s: Option<f64>,
     pool_bounds: Vec<Bound>,
     bound: (Pool, Bound),
+    /// The index in `pools` of the pool the bound names.
+    bound_index: usize,
     /// Expected seconds of the pools' reads and arithmetic (fixed costs apart).
     expected_s: f64,
 }
@@ -426,10 +445,9 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
     // (peak seconds, expected seconds) of each pool's arithmetic.
     let compute: Vec<Option<(f64, f64)>> = pools
         .iter()
-        .enumerate()
-        .map(|(i, p)| {
+        .map(|p| {
             let host_reads = match inp.machine.kind {
-                Kind::Gpu => i > 0,
+                Kind::Gpu => p.pool != Pool::Vram,
                 // The scenario gives these a CPU only where the CPU reads their memory.
                 Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
             };
@@ -469,6 +487,7 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
             pools.get(slowest).map_or(Pool::Vram, |p| p.pool),
             pool_bounds.get(slowest).copied().unwrap_or(Bound::Memory),
         ),
+        bound_index: slowest,
         pool_bounds,
         expected_s: times.iter().sum(),
     }
@@ -485,9 +504,8 @@ pub fn host_compute_seconds(inp: &Inputs, e: &Estimate) -> f64 {
     let bytes: f64 = e
         .pools
         .iter()
-        .enumerate()
-        .filter(|(i, _)| *i > 0 || !is_gpu(inp))
-        .map(|(_, p)| p.weight_bytes)
+        .filter(|p| p.pool != Pool::Vram || !is_gpu(inp))
+        .map(|p| p.weight_bytes)
         .sum();
     let rate = host.peak_ops(inp.stored_bpw(&inp.weight_bytes()));
     if read > 0.0 && rate > 0.0 {
@@ -549,6 +567,8 @@ pub struct Estimate {
     pub pool_bounds: Vec<Bound>,
     /// The pool where most of the token's time goes, and which side binds it.
     pub bound: (Pool, Bound),
+    /// Its index in `pools` (several VRAM pools where `with=` splits the layers).
+    pub bound_index: usize,
     pub expected_tok_s: f64,
     pub expected_low_tok_s: f64,
     pub expected_high_tok_s: f64,
@@ -747,9 +767,23 @@ impl Inputs {
     }
 
     pub(crate) fn capacity_bytes(&self) -> Option<f64> {
+        let others: f64 = self.devices.iter().map(|d| d.memory_gib * GIB).sum();
         self.machine
             .memory_gib
-            .map(|m| m * GIB * self.machine.usable_fraction * self.tp.max(1) as f64 * self.split.max(1) as f64)
+            .map(|m| m * GIB * self.machine.usable_fraction * self.tp.max(1) as f64 * self.split.max(1) as f64 + others)
+    }
+
+    /// Each device's share of the layers in a split over `with=` devices, the machine's first:
+    /// `tensor_split=` normalised, else in proportion to memory.
+    pub fn device_shares(&self) -> Vec<f64> {
+        let raw: Vec<f64> = match &self.tensor_split {
+            Some(t) => t.clone(),
+            None => std::iter::once(self.machine.memory_gib.unwrap_or(1.0) * self.machine.usable_fraction)
+                .chain(self.devices.iter().map(|d| d.memory_gib))
+                .collect(),
+        };
+        let total: f64 = raw.iter().sum();
+        raw.iter().map(|r| if total > 0.0 { r / total } else { 0.0 }).collect()
     }
 }
 
@@ -914,6 +948,7 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
     let fast_bw = inp.fast_bandwidth_gbs();
     let mut pools = vec![PoolRead {
         pool: fast_pool(inp.machine.kind),
+        device: None,
         bandwidth_gbs: fast_bw,
         weight_bytes: fast.0,
         kv_bytes: fast.1,
@@ -928,6 +963,7 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
         let ram_needed = ram.2 + disk.2;
         pools.push(PoolRead {
             pool: Pool::SystemRam,
+            device: None,
             bandwidth_gbs: inp.placement.ram_bw_gbs,
             weight_bytes: ram.0,
             kv_bytes: ram.1,
@@ -940,6 +976,7 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
     if disk.2 > 0.0 {
         pools.push(PoolRead {
             pool: Pool::Disk,
+            device: None,
             bandwidth_gbs: DISK_BW_GBS,
             weight_bytes: disk.0,
             kv_bytes: 0.0,
@@ -949,7 +986,41 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
             fits: true,
         });
     }
+    if is_gpu(inp) && !inp.devices.is_empty() {
+        split_devices(inp, &mut pools);
+    }
     pools
+}
+
+/// A layer split over several GPUs (`with=`): the machine's VRAM pool becomes one pool per device,
+/// each with its share of the layers (weights and KV cache) read at its own bandwidth, and holding
+/// at most its own memory.
+fn split_devices(inp: &Inputs, pools: &mut Vec<PoolRead>) {
+    let fast = pools.remove(0);
+    let own = inp.machine.memory_gib.map(|m| m * GIB * inp.machine.usable_fraction);
+    let devices = std::iter::once((inp.machine.name.clone(), inp.machine.bandwidth_gbs, own)).chain(
+        inp.devices
+            .iter()
+            .map(|d| (d.name.clone(), d.bandwidth_gbs, Some(d.memory_gib * GIB))),
+    );
+    let split: Vec<PoolRead> = devices
+        .zip(inp.device_shares())
+        .map(|((name, bw, cap), share)| {
+            let needed = fast.needed_bytes * share;
+            PoolRead {
+                pool: Pool::Vram,
+                device: Some(name),
+                bandwidth_gbs: bw,
+                weight_bytes: fast.weight_bytes * share,
+                kv_bytes: fast.kv_bytes * share,
+                seconds: (fast.weight_bytes + fast.kv_bytes) * share / (bw * GB),
+                capacity_bytes: cap,
+                needed_bytes: needed,
+                fits: cap.is_none_or(|c| needed <= c * (1.0 + 1e-12)),
+            }
+        })
+        .collect();
+    pools.splice(0..0, split);
 }
 
 fn memory_seconds(pools: &[PoolRead]) -> f64 {
@@ -1072,10 +1143,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let available = inp.capacity_bytes();
     placement_notes(inp, &placed, needed, &mut notes);
     // What the CPU side says matters only where the CPU reads weights.
-    let host_reads = pools
-        .iter()
-        .enumerate()
-        .any(|(i, p)| p.weight_bytes > 0.0 && (i > 0 || !is_gpu(inp)));
+    let host_reads = pools.iter().any(|p| p.weight_bytes > 0.0 && (p.pool != Pool::Vram || !is_gpu(inp)));
     if !host_reads {
         notes.retain(|n| {
             !matches!(
@@ -1096,6 +1164,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
         compute_ceiling_tok_s: roofline.compute_ceiling_tok_s,
         pool_bounds: roofline.pool_bounds,
         bound: roofline.bound,
+        bound_index: roofline.bound_index,
         expected_tok_s: expected,
         expected_low_tok_s: expected * lo,
         expected_high_tok_s: (expected * hi).min(cap),

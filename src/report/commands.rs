@@ -67,12 +67,25 @@ pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> C
     if kv != "f16" {
         shared.push(format!("-ctk {kv} -ctv {kv}"));
     }
-    let cpu_reads = !gpu || e.pools.iter().skip(1).any(|p| p.weight_bytes > 0.0);
+    let cpu_reads = !gpu
+        || e.pools
+            .iter()
+            .any(|p| p.weight_bytes > 0.0 && p.pool != crate::estimator::Pool::Vram);
     if let (Some(h), true) = (&inputs.host, cpu_reads) {
         shared.push(format!("-t {}", h.threads));
     }
-    let split = inputs.split.max(1);
-    let ones = |sep: &str| vec!["1"; split as usize].join(sep);
+    // A layer split: `split=` identical cards, or `with=` devices in proportion to their memory
+    // (or `tensor_split=`), as llama.cpp's --tensor-split and llama-bench's -ts take them.
+    let proportions: Vec<String> = match (&inputs.tensor_split, inputs.devices.is_empty()) {
+        (Some(t), false) => t.iter().map(|v| super::views::trim(*v)).collect(),
+        (None, false) => std::iter::once(inputs.machine.memory_gib.unwrap_or(1.0))
+            .chain(inputs.devices.iter().map(|d| d.memory_gib))
+            .map(super::views::trim)
+            .collect(),
+        _ => vec!["1".to_string(); inputs.split.max(1) as usize],
+    };
+    let split = proportions.len();
+    let ones = |sep: &str| proportions.join(sep);
     let mut run = format!(
         "llama-server -m {file} -c {} {} -fa on",
         ctx * u64::from(inputs.batch.unwrap_or(1).max(1)),

@@ -337,15 +337,19 @@ impl Ctx<'_> {
         Some(l)
     }
 
-    /// A second identical card beside this one, layers split between them.
+    /// A second identical card beside this one (`with=`), layers split between them.
     fn second_card(&self, inputs: &crate::estimator::Inputs) -> Option<Lever> {
-        (inputs.machine.kind == Kind::Gpu && !self.s.has(Key::Split) && !self.s.has(Key::Tp)).then_some(())?;
-        let price = super::views::machine_id(self.s)
-            .and_then(|id| self.cat.machine(id).ok())
+        let free = !self.s.has(Key::Split) && !self.s.has(Key::Tp) && !self.s.has(Key::With);
+        (inputs.machine.kind == Kind::Gpu && free).then_some(())?;
+        let id = super::views::machine_id(self.s)?;
+        let price = self
+            .cat
+            .machine(id)
+            .ok()
             .and_then(|m| m.price_usd)
             .map_or("a second card".to_string(), |p| format!("a second card, ${p:.0} at launch"));
         self.lever(
-            vec![(Key::Split, "2".into())],
+            vec![(Key::With, id.to_string())],
             format!(
                 "a second {} beside it (layers split)",
                 super::views::short_name(&inputs.machine.name)
@@ -365,7 +369,7 @@ impl Ctx<'_> {
             };
             let Ok(i) = next.resolve(self.cat) else { continue };
             let e = estimate(&i);
-            let whole = e.fits == Some(true) && e.pools.iter().skip(1).all(|p| p.weight_bytes <= 0.0);
+            let whole = e.fits == Some(true) && e.pools.iter().skip(1).all(|p| p.weight_bytes <= 0.0 || p.pool == Pool::Vram);
             let price = m.price_usd.unwrap_or(f64::MAX);
             if whole && best.is_none_or(|(p, _)| price < p) {
                 best = Some((price, m));

@@ -50,6 +50,22 @@ pub fn host_text(h: &crate::estimator::HostCpu) -> String {
     )
 }
 
+/// A pool's name as the page and the JSON write it, unique within an estimate: `VRAM`, or with
+/// `with=` one per device, `VRAM (RTX 3090)`.
+pub fn pool_name(p: &crate::estimator::PoolRead) -> String {
+    match &p.device {
+        Some(d) => format!("{} ({})", pool_label(p.pool), short_name(d)),
+        None => pool_label(p.pool).to_string(),
+    }
+}
+
+/// The name of the pool an estimate's bound names.
+pub fn bound_pool_name(e: &Estimate) -> String {
+    e.pools
+        .get(e.bound_index)
+        .map_or_else(|| pool_label(e.bound.0).to_string(), pool_name)
+}
+
 /// A note in plain words.
 pub fn note_text(note: &Note) -> String {
     match note {
@@ -237,7 +253,7 @@ pub struct Report {
 /// What sets the expected figure: the pool where most of the time goes, and which side binds it.
 #[derive(Serialize)]
 pub struct BoundReport {
-    pub pool: &'static str,
+    pub pool: String,
     pub side: &'static str,
 }
 
@@ -252,12 +268,12 @@ pub fn bound_text(e: &Estimate) -> String {
         crate::estimator::Bound::Memory => {
             format!(
                 "Memory-bound: most of each token's time is reading {}; {compute}.",
-                pool_label(e.bound.0)
+                bound_pool_name(e)
             )
         }
         crate::estimator::Bound::Compute => format!(
             "Compute-bound: the arithmetic on {}'s weights (two FLOPs a weight) takes longer than reading them; {compute}.",
-            pool_label(e.bound.0)
+            bound_pool_name(e)
         ),
     }
 }
@@ -279,7 +295,7 @@ pub struct BytesReport {
 
 #[derive(Serialize)]
 pub struct PoolReport {
-    pub pool: &'static str,
+    pub pool: String,
     pub bandwidth_gbs: f64,
     pub weight_bytes: f64,
     pub kv_bytes: f64,
@@ -326,7 +342,7 @@ impl Report {
             ceiling_tok_s: e.ceiling_tok_s,
             compute_ceiling_tok_s: e.compute_ceiling_tok_s,
             bound: BoundReport {
-                pool: pool_label(e.bound.0),
+                pool: bound_pool_name(e),
                 side: bound_label(e.bound.1),
             },
             expected_tok_s: e.expected_tok_s,
@@ -342,7 +358,7 @@ impl Report {
                 .iter()
                 .zip(&e.pool_bounds)
                 .map(|(p, b)| PoolReport {
-                    pool: pool_label(p.pool),
+                    pool: pool_name(p),
                     bandwidth_gbs: p.bandwidth_gbs,
                     weight_bytes: p.weight_bytes,
                     kv_bytes: p.kv_bytes,
@@ -897,7 +913,7 @@ pub fn division(e: &Estimate) -> String {
                     "{} ÷ {} GB/s ({})",
                     fmt_bytes(p.weight_bytes + p.kv_bytes),
                     trim(p.bandwidth_gbs),
-                    pool_label(p.pool)
+                    pool_name(p)
                 )
             })
             .collect();
@@ -942,7 +958,7 @@ pub fn fit_text(e: &Estimate) -> String {
             .iter()
             .filter_map(|p| {
                 p.capacity_bytes
-                    .map(|c| format!("{} {} of {}", pool_label(p.pool), fmt_gib(p.needed_bytes), fmt_gib(c)))
+                    .map(|c| format!("{} {} of {}", pool_name(p), fmt_gib(p.needed_bytes), fmt_gib(c)))
             })
             .collect::<Vec<_>>()
             .join(", ")
@@ -973,7 +989,7 @@ pub fn fit_text(e: &Estimate) -> String {
 /// most of each token's time is spent reading disk".
 fn slow_reads(e: &Estimate, sp: &crate::estimator::Spill) -> String {
     let weights: f64 = e.pools.iter().map(|p| p.weight_bytes).sum();
-    let after = e.pools.iter().position(|p| p.pool == sp.pool).map_or(1, |i| i + 1);
+    let after = e.pools.iter().rposition(|p| p.pool == sp.pool).map_or(1, |i| i + 1);
     let shares: Vec<String> = e.pools[after.min(e.pools.len())..]
         .iter()
         .filter(|p| p.weight_bytes > 0.0)
@@ -981,9 +997,9 @@ fn slow_reads(e: &Estimate, sp: &crate::estimator::Spill) -> String {
         .map(|(i, p)| {
             let pct = if weights > 0.0 { 100.0 * p.weight_bytes / weights } else { 0.0 };
             if i == 0 {
-                format!("{pct:.0}% of the weight bytes are read from {}", pool_label(p.pool))
+                format!("{pct:.0}% of the weight bytes are read from {}", pool_name(p))
             } else {
-                format!("{pct:.0}% from {}", pool_label(p.pool))
+                format!("{pct:.0}% from {}", pool_name(p))
             }
         })
         .collect();

@@ -68,6 +68,8 @@ pub enum Key {
     Offload,
     Tp,
     Split,
+    With,
+    TensorSplit,
     Batch,
     Draft,
     DraftWeights,
@@ -131,6 +133,10 @@ pub enum ValueKind {
     Calibration,
     /// A Hugging Face repository, or a file in one (`org/name`, `org/name/file.gguf`).
     HubSource,
+    /// Comma-separated catalog ids.
+    IdList,
+    /// Comma-separated positive proportions (`24,16`).
+    Ratios,
 }
 
 /// One key's definition.
@@ -982,6 +988,32 @@ pub const KEYS: &[KeySpec] = &[
         link_default: Some("1"),
     },
     KeySpec {
+        key: Key::With,
+        name: "with",
+        group: Group::Context,
+        value: ValueKind::IdList,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "further catalog GPUs holding layers beside `hw`, comma-separated (`with=rtx-4060-ti-16g`), in a layer split as llama.cpp's `--tensor-split`: each device's share of the layers is read at its own bandwidth, one after the other, so the token's time is the sum of each device's bytes over its bandwidth, and each is a pool of its own (`VRAM (RTX 3090)`); with `split`, `tp`, an id that is not a GPU, or a device that cannot run the backend, it is an error",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::TensorSplit,
+        name: "tensor_split",
+        group: Group::Context,
+        value: ValueKind::Ratios,
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the layer split's proportions over `hw` and the `with` devices, as llama.cpp's `--tensor-split` (`24,16`); as many as devices",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "in proportion to each device's memory",
+        link_default: None,
+    },
+    KeySpec {
         key: Key::Batch,
         name: "batch",
         group: Group::Batching,
@@ -1265,6 +1297,14 @@ impl ValueKind {
             ValueKind::HubSource => {
                 crate::import::hub::Source::parse_key(t)?;
                 Value::Text(t.to_string())
+            }
+            ValueKind::IdList => Value::List(t.split(',').map(|w| id(w.trim())).collect::<Result<_, _>>()?),
+            ValueKind::Ratios => {
+                let parts: Vec<&str> = t.split([',', '/']).map(str::trim).collect();
+                for p in &parts {
+                    units::positive(p, 1e-9, 1e9)?;
+                }
+                Value::List(parts.into_iter().map(str::to_string).collect())
             }
             ValueKind::List(words) => Value::List(
                 t.split(',')

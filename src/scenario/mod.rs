@@ -2,6 +2,7 @@
 //! string and back. The web app's URL, the CLI argument and the tests all go through it; every
 //! key is defined once in [`keys`], and docs/scenario.md lists them (a test keeps the two in step).
 
+mod devices;
 mod host;
 pub mod keys;
 pub mod measured_ram;
@@ -382,6 +383,7 @@ impl Scenario {
         let machine = self.resolve_machine(cat, &mut r);
         let machine = self.apply_engine(cat, machine, &mut r);
         let host = self.resolve_host(cat, machine.as_ref(), &mut r);
+        let devices = self.resolve_devices(cat, &mut r);
         let quant = self.resolve_weights(cat, &mut r);
         let model = self.resolve_model(cat, &mut r);
         let kv_bits = match cat.kv_type(self.text(Key::Kv).unwrap_or(DEFAULT_KV)) {
@@ -419,6 +421,8 @@ impl Scenario {
             speculation,
             prompt: self.whole(Key::Prompt).unwrap_or(DEFAULT_PROMPT) as f64,
             host,
+            devices,
+            tensor_split: self.ratios(Key::TensorSplit),
             notes: r.notes,
         })
     }

@@ -290,7 +290,9 @@ fn estimate_text(args: &[String]) -> ExitCode {
             .text(tokbound::scenario::Key::Engine)
             .unwrap_or(tokbound::scenario::keys::ENGINES[0])
     ));
-    if let Some(h) = &inputs.host {
+    // The CPU, where it reads weights.
+    let cpu_reads = e.pools.iter().any(|p| p.weight_bytes > 0.0 && p.pool != estimator::Pool::Vram);
+    if let (Some(h), true) = (&inputs.host, cpu_reads) {
         out(&tokbound::report::views::host_text(h));
     }
     outf(format_args!("Division: {}", tokbound::report::views::division(&e)));
