@@ -25,7 +25,10 @@ pub fn data(inp: &Inputs) -> Data {
     let mut i = inp.clone();
     i.placement.expert_offload = false;
     i.placement.gpu_frac = None;
-    let fits = estimate(&i).pools.first().map_or(1.0, |p| share_of(&estimate(&i), p.weight_bytes));
+    let fits = {
+        let e = estimate(&i);
+        share_of(&e, own_bytes(&e))
+    };
     // Unbounded memory: the curve shows every share, and a rule marks the one that fits.
     i.machine.memory_gib = None;
     let points = (0..=40)
@@ -40,11 +43,18 @@ pub fn data(inp: &Inputs) -> Data {
     let gpu = inp.machine.kind == Kind::Gpu;
     Data {
         points,
-        current: share_of(&e, e.pools.first().map_or(0.0, |p| p.weight_bytes)),
+        current: share_of(&e, own_bytes(&e)),
         fits_up_to: (fits < 0.999).then_some(fits),
         own_pool: views::pool_label(e.pools.first().map_or(Pool::Vram, |p| p.pool)).to_string(),
         slow_pool: views::pool_label(if gpu { Pool::SystemRam } else { Pool::Disk }).to_string(),
     }
+}
+
+/// The weight bytes the machine's own memory reads per token: its pool, or every device's VRAM
+/// where `with=` splits the layers.
+fn own_bytes(e: &crate::estimator::Estimate) -> f64 {
+    let own = e.pools.first().map(|p| p.pool);
+    e.pools.iter().filter(|p| Some(p.pool) == own).map(|p| p.weight_bytes).sum()
 }
 
 /// The share of the weights read per token that `bytes` are.
@@ -108,6 +118,14 @@ mod tests {
     use crate::catalog::catalog;
     use crate::charts::test_support::svg;
     use crate::scenario::Scenario;
+
+    #[test]
+    fn every_card_of_a_split_counts_as_the_machines_own_memory() {
+        let (s, _) = Scenario::from_query("hw=rtx-3090&with=rtx-4060-ti-16g&model=qwen2.5-32b");
+        let d = data(&s.resolve(catalog()).unwrap());
+        assert!((d.current - 1.0).abs() < 1e-9, "{}", d.current);
+        assert_eq!(d.fits_up_to, None);
+    }
 
     #[test]
     fn speed_climbs_as_more_weights_sit_in_vram() {
