@@ -368,3 +368,11 @@ test('the commands that run and measure the scenario, each with a copy button', 
   await page.getByTestId('input-ctx').fill('8192');
   await page.waitForFunction(() => / -c 8192 /.test(document.querySelector('[data-testid=command-run]').textContent));
 });
+
+test('two different GPUs: the division has a term per card, each its own pool', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-3090&with=rtx-4060-ti-16g&model=qwen2.5-32b');
+  const division = await page.getByTestId('division').textContent();
+  assert.match(division, /GB\/s \(VRAM \(RTX 3090\)\) \+ .* GB\/s \(VRAM \(RTX 4060 Ti 16GB\)\)\) = /);
+  assert.match(await page.getByTestId('fit').textContent(), /VRAM \(RTX 3090\) .* of 24\.0 GiB, VRAM \(RTX 4060 Ti 16GB\) .* of 16\.0 GiB/);
+  assert.match(await page.getByTestId('command-run').textContent(), /--tensor-split 24,16$/);
+});
