@@ -422,6 +422,45 @@ pub enum Bound {
     Compute,
 }
 
+/// The arithmetic on one pool's weights: its seconds at the reader's peak, at the reader's
+/// fitted share of peak, and whether the CPU is that reader.
+struct PoolCompute {
+    peak_s: f64,
+    expected_s: f64,
+    by_host: bool,
+}
+
+/// Who does the arithmetic on a pool's weights and how long it takes: a GPU's own memory by the
+/// GPU (its `tflops`, taken as reached); system RAM and disk, and a CPU machine's memory, by the
+/// CPU ([`HostCpu`]) at its share of peak; `None` where the reader's compute or the parameter
+/// count is unknown. Each pool's share of the arithmetic follows its share of the weights read.
+fn pool_compute(inp: &Inputs, wb: &WeightBytes, p: &PoolRead, weights_read: f64) -> Option<PoolCompute> {
+    let by_host = match inp.machine.kind {
+        Kind::Gpu => p.pool != Pool::Vram,
+        // The scenario gives these a CPU only where the CPU reads their memory.
+        Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
+    };
+    let gpu_flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let (rate, share) = match (&inp.host, by_host) {
+        (Some(h), true) => (Some(h.peak_ops(inp.stored_bpw(wb))), h.efficiency),
+        (None, true) => (None, 1.0),
+        // A CPU machine given by its TFLOPS alone: the prior share of a CPU's peak.
+        (_, false) if inp.machine.kind == Kind::Cpu => (gpu_flops, cpu::COMPUTE_EFFICIENCY_PRIOR),
+        (_, false) => (gpu_flops, 1.0),
+    };
+    match (rate, wb.active_params) {
+        (Some(f), Some(a)) if weights_read > 0.0 && f > 0.0 => {
+            let peak_s = 2.0 * a * (p.weight_bytes / weights_read) / f;
+            Some(PoolCompute {
+                peak_s,
+                expected_s: peak_s / share,
+                by_host,
+            })
+        }
+        _ => None,
+    }
+}
+
 /// The roofline of one token: what compute allows, and what binds where.
 struct Roofline {
     compute_ceiling_tok_s: Option<f64>,
@@ -434,38 +473,14 @@ struct Roofline {
 }
 
 /// The compute side of decode: each weight read does about two operations (a multiply and an
-/// add), done by whatever reads its pool: a GPU's own memory by the GPU (its peak `tflops`, taken
-/// as reached), system RAM and disk by the CPU ([`HostCpu`], at its fitted share of peak); an
-/// Apple or SoC machine's memory by its GPU. Each pool's share of the arithmetic follows its share
-/// of the weight bytes read. A pool's expected time is the larger of its memory time (`mem_s`,
-/// the calibrated streaming time) and its compute time; the ceiling's compute side is at peak.
+/// add), done by whatever reads its pool ([`pool_compute`]). A pool's expected time is the larger
+/// of its memory time (`mem_s`, the calibrated streaming time) and its compute time; the
+/// ceiling's compute side is at peak.
 fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f64, mem_s: &[f64]) -> Roofline {
-    let gpu_flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
-    let bpw = inp.stored_bpw(wb);
     // (peak seconds, expected seconds) of each pool's arithmetic.
     let compute: Vec<Option<(f64, f64)>> = pools
         .iter()
-        .map(|p| {
-            let host_reads = match inp.machine.kind {
-                Kind::Gpu => p.pool != Pool::Vram,
-                // The scenario gives these a CPU only where the CPU reads their memory.
-                Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
-            };
-            let (rate, share) = match (&inp.host, host_reads) {
-                (Some(h), true) => (Some(h.peak_ops(bpw)), h.efficiency),
-                (None, true) => (None, 1.0),
-                // A CPU machine given by its TFLOPS alone: the prior share of a CPU's peak.
-                (_, false) if inp.machine.kind == Kind::Cpu => (gpu_flops, cpu::COMPUTE_EFFICIENCY_PRIOR),
-                (_, false) => (gpu_flops, 1.0),
-            };
-            match (rate, wb.active_params) {
-                (Some(f), Some(a)) if weights_read > 0.0 && f > 0.0 => {
-                    let peak = 2.0 * a * (p.weight_bytes / weights_read) / f;
-                    Some((peak, peak / share))
-                }
-                _ => None,
-            }
-        })
+        .map(|p| pool_compute(inp, wb, p, weights_read).map(|c| (c.peak_s, c.expected_s)))
         .collect();
     let total: Option<f64> = compute.iter().map(|c| c.map(|c| c.0)).sum();
     let pool_bounds: Vec<Bound> = compute
@@ -497,22 +512,13 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
 /// and disk on a GPU machine, everything where the CPU reads the machine's own memory); 0 without
 /// a CPU or a parameter count.
 pub fn host_compute_seconds(inp: &Inputs, e: &Estimate) -> f64 {
-    let (Some(host), Some(active)) = (&inp.host, inp.weight_bytes().active_params) else {
-        return 0.0;
-    };
-    let read = e.bytes_per_token.weights;
-    let bytes: f64 = e
-        .pools
+    let wb = inp.weight_bytes();
+    e.pools
         .iter()
-        .filter(|p| p.pool != Pool::Vram || !is_gpu(inp))
-        .map(|p| p.weight_bytes)
-        .sum();
-    let rate = host.peak_ops(inp.stored_bpw(&inp.weight_bytes()));
-    if read > 0.0 && rate > 0.0 {
-        2.0 * active * (bytes / read) / rate
-    } else {
-        0.0
-    }
+        .filter_map(|p| pool_compute(inp, &wb, p, e.bytes_per_token.weights))
+        .filter(|c| c.by_host)
+        .map(|c| c.peak_s)
+        .sum()
 }
 
 /// Where memory overflows.

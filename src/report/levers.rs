@@ -7,7 +7,7 @@
 use crate::catalog::Catalog;
 use crate::estimator::{estimate, Estimate, Kind, Pool};
 use crate::scenario::{Key, Scenario};
-use crate::text::units::fmt_gib;
+use crate::text::units::{fmt_bytes, fmt_gib};
 
 /// Which of the headline's figures a lever's `expected_tok_s` is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -436,8 +436,4 @@ fn ram_time_share(e: &Estimate) -> f64 {
     } else {
         0.0
     }
-}
-
-fn fmt_bytes(b: f64) -> String {
-    crate::text::units::fmt_bytes(b)
 }
