@@ -97,7 +97,7 @@ pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> C
     if let Some(b) = inputs.batch.filter(|b| *b > 1) {
         run.push_str(&format!(" -np {b}"));
     }
-    let mut note = "paste its output into Calibrate (or tokbound calibrate) to fit the estimate to your machine".to_string();
+    let mut note = "Paste its output into Calibrate (or tokbound calibrate) to fit the estimate to your machine".to_string();
     if let (Some(d), Some(sp)) = (s.text(Key::Draft), &inputs.speculation) {
         run.push_str(&format!(
             " -md {}-{} --draft-max {}",
@@ -122,6 +122,6 @@ fn mlx(s: &Scenario) -> Commands {
     Commands {
         run: format!("mlx_lm.server --model {repo}"),
         bench: format!("mlx_lm.generate --model {repo} --prompt \"Write a story.\" --max-tokens 128"),
-        note: "use the MLX conversion at this format; mlx_lm.generate prints the generation speed in tokens per second".into(),
+        note: "Use the MLX conversion at this format; mlx_lm.generate prints the generation speed in tokens per second".into(),
     }
 }

@@ -14,8 +14,8 @@ pub fn CpuFields() -> impl IntoView {
     let mut cpus = vec![(String::new(), "the machine's (or a typical desktop)".to_string())];
     cpus.extend(catalog().cpus.iter().map(|c| (c.id.clone(), c.name.clone())));
     view! {
-        <SelectField key=Key::Cpu label="CPU reading system RAM" testid="input-cpu" options=cpus default="" />
-        <NumberField key=Key::Threads label="Threads" hint="-t" testid="input-threads" placeholder="performance cores".to_string() />
+        <SelectField key=Key::Cpu label="CPU" testid="input-cpu" options=cpus default="" />
+        <NumberField key=Key::Threads label="Threads" hint="-t" testid="input-threads" placeholder="P-cores".to_string() />
         <NumberField key=Key::Sockets label="Sockets" hint="1–8" testid="input-sockets" placeholder="1".to_string() />
     }
 }
