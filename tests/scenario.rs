@@ -96,6 +96,10 @@ proptest! {
         prop_assert!(issues.is_empty(), "{query}: {issues:?}");
         prop_assert_eq!(meaning(&back), meaning(&s), "{}", query);
         prop_assert_eq!(back.to_query(), query);
+        // Kept with its defaults, a scenario reads back with the same keys set.
+        let (whole, issues) = Scenario::from_query(&s.to_query_with_defaults());
+        prop_assert!(issues.is_empty(), "{issues:?}");
+        prop_assert_eq!(whole.pairs(), s.pairs());
     }
 
     #[test]
@@ -120,6 +124,9 @@ fn the_seed_link_is_complete() {
     let (s, issues) = Scenario::from_query("?bw=1000&weights=19GB&ctx=0");
     assert!(issues.is_empty());
     assert_eq!(s.to_query(), "v=1&bw=1000&weights=19GB&ctx=0");
+    let (s, _) = Scenario::from_query("?hw=rtx-4090&ctx=8192");
+    assert_eq!(s.to_query(), "v=1&ctx=8192");
+    assert_eq!(s.to_query_with_defaults(), "v=1&hw=rtx-4090&ctx=8192");
 }
 
 #[test]

@@ -109,6 +109,78 @@ pub struct Calibrated {
     pub basis: String,
 }
 
+/// What the page shows of a fit, as text: the machine the paste named (set where the link names
+/// none), the `cal=` text, the status line, the fit's line, and each run (label, measured, before,
+/// after). The parse worker hands a fit to the page in this form ([`Shown::to_parts`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub hw: Option<String>,
+    pub cal: String,
+    pub status: String,
+    pub fit: String,
+    pub rows: Vec<[String; 4]>,
+}
+
+impl Calibrated {
+    pub fn shown(&self) -> Shown {
+        use crate::text::units::fmt_tok_s;
+        Shown {
+            hw: self.scenario.text(crate::scenario::Key::Hw).map(str::to_string),
+            cal: self.cal.clone(),
+            status: format!("{} rows of {}, {}: cal={}", self.residuals.len(), self.form, self.basis, self.cal),
+            fit: format!(
+                "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
+                self.fit.efficiency * 100.0,
+                self.fit.per_layer_s * 1e6,
+                self.fit.band * 100.0
+            ),
+            rows: self
+                .residuals
+                .iter()
+                .map(|r| {
+                    [
+                        r.label.clone(),
+                        fmt_tok_s(r.measured_tok_s),
+                        fmt_tok_s(r.before_tok_s),
+                        fmt_tok_s(r.after_tok_s),
+                    ]
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Shown {
+    /// As a flat list of strings: machine (empty for none), `cal`, status, fit, then four per run.
+    pub fn to_parts(&self) -> Vec<String> {
+        let head = [
+            self.hw.clone().unwrap_or_default(),
+            self.cal.clone(),
+            self.status.clone(),
+            self.fit.clone(),
+        ];
+        head.into_iter().chain(self.rows.iter().flat_map(|r| r.iter().cloned())).collect()
+    }
+
+    /// Back from [`Shown::to_parts`]; `None` for a list of another shape.
+    pub fn from_parts(parts: &[String]) -> Option<Shown> {
+        let (head, rows) = parts.split_at_checked(4)?;
+        if rows.len() % 4 != 0 {
+            return None;
+        }
+        Some(Shown {
+            hw: Some(head[0].clone()).filter(|h| !h.is_empty()),
+            cal: head[1].clone(),
+            status: head[2].clone(),
+            fit: head[3].clone(),
+            rows: rows
+                .chunks(4)
+                .map(|r| [r[0].clone(), r[1].clone(), r[2].clone(), r[3].clone()])
+                .collect(),
+        })
+    }
+}
+
 /// Reads `text` and fits it to a machine: the one the scenario names, or, where it names none,
 /// the catalog machine the paste's device line names. A paste that names no device needs the
 /// machine given (the command line says so); the page calls [`calibrate_on_screen`].
@@ -282,5 +354,20 @@ mod tests {
         // One row: the efficiency alone, the class's per-layer cost kept.
         let (one, _) = fit(&rows[..1], bw, &class).unwrap();
         assert_eq!(one.per_layer_s, class.per_layer_s);
+    }
+
+    #[test]
+    fn a_fit_handed_over_as_text_comes_back_whole() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pastes/llama-bench-4090.md")).unwrap();
+        let c = calibrate_on_screen(&text, &crate::scenario::Scenario::default(), crate::catalog::catalog()).unwrap();
+        let shown = c.shown();
+        assert_eq!(shown.rows.len(), c.residuals.len());
+        assert!(shown.status.ends_with(&format!("cal={}", c.cal)), "{}", shown.status);
+        assert_eq!(Shown::from_parts(&shown.to_parts()), Some(shown.clone()));
+        let no_machine = Shown { hw: None, ..shown.clone() };
+        assert_eq!(Shown::from_parts(&no_machine.to_parts()), Some(no_machine));
+        let parts = shown.to_parts();
+        assert_eq!(Shown::from_parts(&parts[..parts.len() - 1]), None);
+        assert_eq!(Shown::from_parts(&parts[..3]), None);
     }
 }

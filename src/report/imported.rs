@@ -64,7 +64,7 @@ impl Imported {
     /// Writes this model into the scenario as the custom-architecture keys (and its file size),
     /// so that the link alone reproduces it exactly.
     pub fn apply_to(&self, s: &mut Scenario) {
-        for key in Key::all().filter(|k| k.spec().group == Group::CustomModel) {
+        for key in import_keys() {
             s.clear(key);
         }
         s.clear(Key::Model);
@@ -146,6 +146,45 @@ impl Imported {
     }
 }
 
+/// The keys an import writes: the custom-model keys and the weight file's size.
+fn import_keys() -> impl Iterator<Item = Key> {
+    Key::all()
+        .filter(|k| k.spec().group == Group::CustomModel)
+        .chain(std::iter::once(Key::Weights))
+}
+
+impl Imported {
+    /// What to say of it: what was read, then what could not be.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = self.summary.clone();
+        lines.extend(self.unread.iter().map(|u| format!("not read: {u}")));
+        lines
+    }
+
+    /// This model as a query string: what [`Imported::apply_to`] writes, in link form. The import
+    /// worker hands an import back to the page this way (a query is what a link already carries
+    /// exactly).
+    pub fn to_query(&self) -> String {
+        let mut s = Scenario::default();
+        self.apply_to(&mut s);
+        s.to_query()
+    }
+}
+
+/// Lands an import given as its query ([`Imported::to_query`]) in `s`, as
+/// [`Imported::apply_to`] would: the import's keys replace the model, the rest of `s` stays.
+pub fn land_query(query: &str, s: &mut Scenario) {
+    let (from, _) = Scenario::from_query(query);
+    s.clear(Key::Model);
+    s.clear(Key::Src);
+    for key in import_keys() {
+        match from.get(key) {
+            Some(v) => s.put(key, v.clone()),
+            None => s.clear(key),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +220,24 @@ mod tests {
         assert_eq!(from_link.ttft_s, direct.ttft_s);
         // MLA: about 70 KB of cache per token, not the GQA formula's megabytes.
         assert!((from_link.bytes_per_token.kv / 4096.0 - 70_272.0).abs() < 1.0);
+    }
+
+    #[test]
+    fn an_import_handed_over_as_its_query_lands_as_applying_it_directly() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/deepseek-v3.config.json")).unwrap();
+        let config = Imported::from_config(crate::import::config::from_config_json(&text).unwrap());
+        let mut gguf = config.clone();
+        gguf.file_bytes = Some(377_562_118_144.0);
+        for imported in [config, gguf] {
+            // A scenario with a catalog model, a source and other keys the import must keep.
+            let (start, _) = Scenario::from_query("hw=h200-sxm&model=llama-3.1-8b&src=org/name&ctx=9000&weights=5GB&experts=4");
+            let mut direct = start.clone();
+            imported.apply_to(&mut direct);
+            let mut handed = start.clone();
+            land_query(&imported.to_query(), &mut handed);
+            assert_eq!(handed.to_query(), direct.to_query());
+            assert_eq!(handed.value_text(Key::Ctx).as_deref(), Some("9000"));
+            assert!(!handed.has(Key::Model) && !handed.has(Key::Src));
+        }
     }
 }

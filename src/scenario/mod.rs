@@ -338,9 +338,21 @@ impl Scenario {
     /// (except where leaving one out would change the meaning: `hw` beside `bw`, `model` beside
     /// custom-model keys).
     pub fn to_query(&self) -> String {
+        self.query(false)
+    }
+
+    /// [`Scenario::to_query`] keeping every key that is set, defaults too: for reading the
+    /// scenario back where it matters whether a key was given (the parse worker's calibration
+    /// says "the machine chosen" only of a machine that was).
+    pub fn to_query_with_defaults(&self) -> String {
+        self.query(true)
+    }
+
+    fn query(&self, keep_defaults: bool) -> String {
         let custom_machine = self.has(Key::Bw);
         let custom_model = self.has_custom_model_keys();
         let is_default = |k: Key, v: &str| match k {
+            _ if keep_defaults => false,
             Key::Hw if custom_machine => false,
             Key::Model if custom_model => false,
             _ => k.spec().link_default == Some(v),

@@ -2,9 +2,13 @@
 
 use leptos::prelude::*;
 
-/// Installs the panic hook and mounts [`crate::web::components::app::App`] on the page body.
+/// Installs the panic hook and mounts [`crate::web::components::app::App`] on the page body. In
+/// the parse worker, which runs this same module, there is no window and nothing to mount.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
+    if web_sys::window().is_none() {
+        return;
+    }
     mount_to_body(crate::web::components::app::App);
     // The static frame index.html painted while the module loaded: the app's own headline now
     // stands in its place (removed in the same task, so no frame shows both).

@@ -53,9 +53,14 @@ test('the measured points behind the figure are linked, and exact measurements a
 test('a pasted llama-bench table calibrates the machine, is carried by the link and can be cleared', async () => {
   const { page, errors } = await open('?hw=rtx-4090&model=llama-3.1-8b&quant=q4_0&ctx=4096');
   const before = await expected(page);
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.getByTestId('calibrate-input').fill(await readFile(new URL('llama-bench-4090.md', PASTES), 'utf8'));
   await page.getByTestId('calibrate-apply').click();
   await page.waitForFunction(() => location.search.includes('cal='));
+  // The paste was read in the parse worker, not on the page's thread.
+  assert.ok(workers.some((u) => u.endsWith('/parse-worker.js')), workers.join(', '));
+  assert.equal(await page.getByTestId('calibrate-cancel').count(), 0, 'no Cancel once the fit is in');
   assert.match(await page.getByTestId('calibrate-status').textContent(), /^3 rows of llama-bench table, fitted for RTX 4090, the machine chosen: cal=rtx-4090~/);
   const rows = page.getByTestId('calibrate-result').locator('tbody tr');
   assert.equal(await rows.count(), 3);

@@ -13,6 +13,20 @@ class Writer {
   bytes() { return Buffer.concat(this.parts); }
 }
 
+/** The vocabulary `t0`, `t1`, … as GGUF strings (length, then bytes), in one buffer. */
+function tokenStrings(vocab) {
+  let total = 0;
+  for (let i = 0; i < vocab; i++) total += 8 + 1 + String(i).length;
+  const b = Buffer.alloc(total);
+  let at = 0;
+  for (let i = 0; i < vocab; i++) {
+    const text = `t${i}`;
+    b.writeBigUInt64LE(BigInt(text.length), at);
+    at += 8 + b.write(text, at + 8, 'latin1');
+  }
+  return b;
+}
+
 /**
  * A llama-like model: `layers` blocks of width `hidden`, `vocab` tokens; returns the expected sizes.
  * `split: [index, count]` writes part `index` (1-based) of a gguf-split file: the first part has the
@@ -44,7 +58,7 @@ export function writeGguf(path, { name = 'Test Llama', layers = 32, hidden = 409
     ['llama.block_count', 4, (x) => x.u32(layers)], ['llama.embedding_length', 4, (x) => x.u32(hidden)],
     ['llama.feed_forward_length', 4, (x) => x.u32(ffn)], ['llama.attention.head_count', 4, (x) => x.u32(heads)],
     ['llama.attention.head_count_kv', 4, (x) => x.u32(kvHeads)], ['llama.context_length', 4, (x) => x.u32(131072)],
-    ['tokenizer.ggml.tokens', 9, (x) => { x.u32(8); x.u64(vocab); for (let i = 0; i < vocab; i++) x.str(`t${i}`); }],
+    ['tokenizer.ggml.tokens', 9, (x) => { x.u32(8); x.u64(vocab); x.raw(tokenStrings(vocab)); }],
   ];
   w.u64(kv.length);
   for (const [key, t, write] of kv) { w.str(key); w.u32(t); write(w); }

@@ -13,12 +13,22 @@ after(async () => { await browser?.close(); await server?.close(); });
 
 const fresh = (query = '') => load(browser, server.base + query);
 
+// The parse worker has answered: no progress line, and a status.
+async function settled(page) {
+  await page.waitForFunction(() => !document.querySelector('[data-testid=import-progress]')
+    && document.querySelector('[data-testid=import-status]').textContent.length > 0);
+  return page.getByTestId('import-status').textContent();
+}
+
 test('a pasted config.json becomes the model, MLA and all', async () => {
   const { page, errors } = await fresh('?hw=h200-sxm&tp=8&ctx=32768&quant=q4_k_m');
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
   const text = await readFile(new URL('../fixtures/deepseek-v3.config.json', import.meta.url), 'utf8');
   await page.getByTestId('import-config').fill(text);
   await page.getByTestId('import-config-apply').click();
-  const status = await page.getByTestId('import-status').textContent();
+  const status = await settled(page);
+  assert.ok(workers.some((u) => u.endsWith('/parse-worker.js')), 'parsed in the parse worker');
   assert.match(status, /671\.\d\dB parameters/);
   assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
   // MLA: 61 × 576 × 2 bytes ≈ 70 KB per token, so 32K of context is ~2.3 GB, not hundreds.
@@ -97,10 +107,58 @@ test('hostile or broken files give a clear message and keep the page', async () 
   for (const [file, make, pattern] of cases) {
     await make();
     await page.getByTestId('import-file').setInputFiles(join(dir, file));
-    await page.waitForFunction((f) => document.querySelector('[data-testid=import-status]').textContent.includes(f), file);
-    const status = await page.getByTestId('import-status').textContent();
+    const status = await settled(page);
+    assert.ok(status.includes(file), status);
     assert.match(status, pattern, `${file}: ${status}`);
     assert.equal(await ceiling(page), before, `${file} changed the estimate`);
   }
   assert.deepEqual(errors, []);
+});
+
+test('a huge header is parsed off the page: typing still answers, progress shows, and Cancel stops it keeping every input', async () => {
+  // 24 million vocabulary strings: a header of about 420 MB that the worker reads in growing slices
+  // (about 2 s to parse; the cancel comes well before).
+  const path = join(dir, 'vast-vocab.gguf');
+  writeGguf(path, { name: 'Vast', layers: 2, hidden: 512, heads: 8, kvHeads: 8, ffn: 1024, vocab: 24_000_000 });
+  const { page, errors } = await fresh('?hw=rtx-4090&model=qwen3-8b&ctx=4096');
+  const before = page.url();
+  await page.getByTestId('import-file').setInputFiles(path);
+  await page.getByTestId('import-progress').waitFor();
+  assert.match(await page.getByTestId('import-progress').textContent(), /Reading (the header of )?vast-vocab\.gguf/);
+  // The page's own thread is free: a keystroke repaints the headline while the worker parses.
+  const headline = await ceiling(page);
+  const t0 = Date.now();
+  await page.getByTestId('input-ctx').fill('65536');
+  await page.waitForFunction((h) => document.querySelector('[data-testid=ceiling]').textContent !== h, headline);
+  const ms = Date.now() - t0;
+  assert.ok(await page.getByTestId('import-progress').isVisible(), 'still parsing when the keystroke was answered');
+  await page.waitForFunction(() => /of the file's/.test(document.querySelector('[data-testid=import-progress]').textContent));
+  await page.getByTestId('import-cancel').click();
+  const status = await settled(page);
+  assert.match(status, /vast-vocab\.gguf: import cancelled; nothing changed/);
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'qwen3-8b');
+  assert.equal(await page.getByTestId('input-ctx').inputValue(), '65536');
+  assert.ok(!/layers=/.test(page.url()), page.url());
+  assert.ok(ms < 2000, `the keystroke took ${ms} ms to show`);
+  assert.notEqual(page.url(), before);
+  assert.deepEqual(errors, []);
+  // Left to finish, the same file lands.
+  await page.getByTestId('import-file').setInputFiles([]);
+  await page.getByTestId('import-file').setInputFiles(path);
+  const done = await settled(page);
+  assert.match(done, /Vast: GGUF v3/);
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
+});
+
+test('a parse worker that cannot load says so and keeps every input', async () => {
+  const { page } = await fresh('?hw=rtx-4090&model=qwen3-8b&ctx=4096');
+  await page.route('**/parse-worker.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const before = await ceiling(page);
+  await page.getByTestId('import-config').fill('{"num_hidden_layers": 32}');
+  await page.getByTestId('import-config-apply').click();
+  const status = await settled(page);
+  assert.match(status, /the config\.json: .*(parse worker|could not)/, status);
+  assert.equal(await page.getByTestId('import-config').inputValue(), '{"num_hidden_layers": 32}');
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'qwen3-8b');
+  assert.equal(await ceiling(page), before);
 });

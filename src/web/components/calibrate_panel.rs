@@ -2,44 +2,55 @@
 
 use leptos::prelude::*;
 
-use crate::catalog::catalog;
-use crate::report::calibrate::{self, Calibrated};
+use crate::report::calibrate::Shown;
 use crate::scenario::{Key, Value};
-use crate::text::units::fmt_tok_s;
+use crate::web::parse_worker;
 use crate::web::state::scenario;
 
 /// The calibration panel: `calibrate-input`, `calibrate-apply`, `calibrate-status`,
-/// `calibrate-result` (the fit, and each run before and after) and `calibrate-clear`.
+/// `calibrate-result` (the fit, and each run before and after) and `calibrate-clear`; while the
+/// paste is read (in the parse worker), `calibrate-cancel`.
 #[component]
 pub fn CalibratePanel() -> impl IntoView {
     let scenario = scenario();
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (text, set_text) = signal(String::new());
     let (status, set_status) = signal(None::<Result<String, String>>);
-    let (result, set_result) = signal(None::<Calibrated>);
-    let apply = move |_| {
-        let fitted = scenario.with_untracked(|s| calibrate::calibrate_on_screen(&text.get_untracked(), s, catalog()));
-        match fitted {
-            Ok(c) => {
-                scenario.update(|s| {
-                    if let Some(hw) = c.scenario.text(Key::Hw).filter(|_| !s.has(Key::Hw) && !s.has(Key::Bw)) {
-                        s.put(Key::Hw, Value::Text(hw.to_string()));
-                    }
-                    s.put(Key::Cal, Value::Text(c.cal.clone()));
-                });
+    let (result, set_result) = signal(None::<Shown>);
+    let job = StoredValue::new_local(None::<parse_worker::Job>);
+    let (running, set_running) = signal(false);
+    let finish = move |s: Result<String, String>| {
+        job.set_value(None);
+        set_running.set(false);
+        set_status.set(Some(s));
+    };
+    let on_reply = move |reply: parse_worker::Reply| match reply {
+        parse_worker::Reply::Progress(_) => {}
+        parse_worker::Reply::Done(Ok(parts)) => match Shown::from_parts(&parts) {
+            Some(c) => {
+                scenario.update(|s| land(s, &c));
                 commit.0.run(());
-                set_status.set(Some(Ok(format!(
-                    "{} rows of {}, {}: cal={}",
-                    c.residuals.len(),
-                    c.form,
-                    c.basis,
-                    c.cal
-                ))));
+                finish(Ok(c.status.clone()));
                 set_result.set(Some(c));
             }
-            Err(e) => set_status.set(Some(Err(e))),
+            None => finish(Err("the parse worker gave an answer this page does not know".into())),
+        },
+        parse_worker::Reply::Done(Err(e)) => finish(Err(e)),
+    };
+    let apply = move |_| {
+        job.set_value(None);
+        let request = parse_worker::Request::Calibrate {
+            paste: text.get_untracked(),
+            query: scenario.with_untracked(|s| s.to_query_with_defaults()),
+        };
+        set_running.set(true);
+        set_status.set(Some(Ok("Reading your runs…".into())));
+        match parse_worker::start(request, on_reply) {
+            Ok(j) => job.set_value(Some(j)),
+            Err(e) => finish(Err(e)),
         }
     };
+    let cancel = move |_| finish(Ok("Stopped: nothing changed.".into()));
     let clear = move |_| {
         scenario.update(|s| s.clear(Key::Cal));
         commit.0.run(());
@@ -65,6 +76,9 @@ pub fn CalibratePanel() -> impl IntoView {
             <div class="share-row">
                 <button type="button" data-testid="calibrate-apply" on:click=apply>"Fit to my runs"</button>
                 <button type="button" data-testid="calibrate-clear" on:click=clear>"Clear calibration"</button>
+                {move || running.get().then(|| view! {
+                    <button type="button" data-testid="calibrate-cancel" on:click=cancel>"Cancel"</button>
+                })}
             </div>
             <p data-testid="calibrate-status" class="import-status" class:error=move || matches!(status.get(), Some(Err(_)))>
                 {move || status.get().map(|s| s.unwrap_or_else(|e| e))}
@@ -76,17 +90,19 @@ pub fn CalibratePanel() -> impl IntoView {
     }
 }
 
+/// A fit lands in the scenario: its `cal=`, and the machine the paste named where the link names
+/// none.
+fn land(s: &mut crate::scenario::Scenario, c: &Shown) {
+    if let Some(hw) = c.hw.clone().filter(|_| !s.has(Key::Hw) && !s.has(Key::Bw)) {
+        s.put(Key::Hw, Value::Text(hw));
+    }
+    s.put(Key::Cal, Value::Text(c.cal.clone()));
+}
+
 /// The fit and each run before and after it.
-fn fit_view(c: &Calibrated) -> impl IntoView {
+fn fit_view(c: &Shown) -> impl IntoView {
     view! {
-        <p>
-            {format!(
-                "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
-                c.fit.efficiency * 100.0,
-                c.fit.per_layer_s * 1e6,
-                c.fit.band * 100.0
-            )}
-        </p>
+        <p>{c.fit.clone()}</p>
         <table class="residuals">
             <thead>
                 <tr>
@@ -97,15 +113,15 @@ fn fit_view(c: &Calibrated) -> impl IntoView {
                 </tr>
             </thead>
             <tbody>
-                {c.residuals
+                {c.rows
                     .iter()
-                    .map(|r| {
+                    .map(|[label, measured, before, after]| {
                         view! {
                             <tr>
-                                <th scope="row">{r.label.clone()}</th>
-                                <td>{fmt_tok_s(r.measured_tok_s)}</td>
-                                <td>{fmt_tok_s(r.before_tok_s)}</td>
-                                <td>{fmt_tok_s(r.after_tok_s)}</td>
+                                <th scope="row">{label.clone()}</th>
+                                <td>{measured.clone()}</td>
+                                <td>{before.clone()}</td>
+                                <td>{after.clone()}</td>
                             </tr>
                         }
                     })

@@ -1,5 +1,7 @@
 //! Import a model: paste or drop a Hugging Face config.json, or choose or drop a .gguf file
-//! (only its header is read, in growing slices).
+//! (only its header is read, in growing slices). A user's file or pasted text is parsed in the
+//! parse worker ([`crate::web::parse_worker`]); a Hub download is parsed here, its size bounded
+//! by the Range requests that fetch it.
 
 use leptos::prelude::*;
 
@@ -8,35 +10,9 @@ use wasm_bindgen::JsCast;
 
 use crate::import::hub;
 use crate::import::{config, gguf};
-use crate::report::imported::Imported;
+use crate::report::imported::{self, Imported};
 use crate::scenario::{Key, Value};
-
-/// Reads bytes `0..len` of `file`.
-async fn read_prefix(file: &web_sys::File, len: u64) -> Result<Vec<u8>, String> {
-    let blob = file
-        .slice_with_f64_and_f64(0.0, len as f64)
-        .map_err(|_| "could not slice the file".to_string())?;
-    let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
-        .await
-        .map_err(|_| "could not read the file".to_string())?;
-    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
-}
-
-/// Reads a GGUF header from `file`, growing the slice until the header parses.
-async fn read_gguf(file: &web_sys::File) -> Result<gguf::Gguf, String> {
-    let size = file.size() as u64;
-    let mut len = size.min(1 << 20);
-    loop {
-        let prefix = read_prefix(file, len).await?;
-        match gguf::parse(&prefix, size) {
-            Ok(g) => return Ok(g),
-            Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && len < size => {
-                len = at_least.max(len.saturating_mul(2)).min(size)
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    }
-}
+use crate::web::parse_worker;
 
 /// One request to the Hub: a plain GET, with a `Range` header when `range` is given (a
 /// CORS-safelisted header, so no preflight). Errors name what was asked for.
@@ -186,25 +162,14 @@ async fn run_hub_import(
     }
 }
 
-/// A chosen or dropped file: a config.json (shown in the box too) or a GGUF's header.
-async fn read_local(file: &web_sys::File, set_config_text: WriteSignal<String>) -> Result<Imported, String> {
-    let name = file.name();
-    if name.to_ascii_lowercase().ends_with(".json") {
-        let text = read_text(file).await?;
-        set_config_text.set(text.clone());
-        config::from_config_json(&text).map(Imported::from_config)
-    } else {
-        read_gguf(file)
-            .await
-            .and_then(|g| Imported::from_gguf(&g).ok_or_else(|| format!("{name}: the header has no model shape ({})", g.unread.join("; "))))
-    }
-}
+/// The last line of every import's status.
+const LINK_CARRIES: &str =
+    "The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.";
 
 /// What an import says: its summary, what it did not read, and that the link carries it.
 fn summary_lines(i: &Imported) -> Vec<String> {
-    let mut lines = i.summary.clone();
-    lines.extend(i.unread.iter().map(|u| format!("not read: {u}")));
-    lines.push("The link carries this model's whole architecture (and file size): opening it gives this estimate without the file.".into());
+    let mut lines = i.lines();
+    lines.push(LINK_CARRIES.into());
     lines
 }
 
@@ -217,17 +182,123 @@ fn status_view(status: Option<Result<Vec<String>, String>>) -> AnyView {
     }
 }
 
-/// The import panel: `import-config` (textarea), `import-config-apply`, `import-file`, and the
-/// result or error in `import-status`.
+/// A running import: what is read, and how far it has got.
+struct Running {
+    name: String,
+    size: Option<f64>,
+    read: f64,
+}
+
+/// The line that says how far a running import has got.
+fn progress_line(r: &Running) -> String {
+    match r.size {
+        Some(size) if r.read > 0.0 => format!(
+            "Reading the header of {}: {:.1} MB of the file's {:.1} MB read…",
+            r.name,
+            r.read / 1e6,
+            size / 1e6
+        ),
+        _ => format!("Reading {}…", r.name),
+    }
+}
+
+/// The import of a user's file or pasted config.json, parsed in the parse worker: what runs,
+/// and where its result goes.
+#[derive(Clone, Copy)]
+struct LocalImport {
+    running: RwSignal<Option<Running>>,
+    job: StoredValue<Option<parse_worker::Job>, LocalStorage>,
+    status: WriteSignal<Option<Result<Vec<String>, String>>>,
+    scenario: RwSignal<crate::scenario::Scenario>,
+    commit: Callback<()>,
+}
+
+impl LocalImport {
+    /// Ends the running import (its worker stops) with `result` as the status.
+    fn finish(self, result: Result<Vec<String>, String>) {
+        self.job.set_value(None);
+        self.running.set(None);
+        self.status.set(Some(result));
+    }
+
+    fn name(self) -> String {
+        self.running
+            .with_untracked(|r| r.as_ref().map(|r| r.name.clone()))
+            .unwrap_or_default()
+    }
+
+    fn on_reply(self, reply: parse_worker::Reply) {
+        match reply {
+            parse_worker::Reply::Progress(read) => self.running.update(|r| {
+                if let Some(r) = r {
+                    r.read = read;
+                }
+            }),
+            parse_worker::Reply::Done(Ok(mut parts)) => {
+                let query = parts.remove(0);
+                self.scenario.update(|s| imported::land_query(&query, s));
+                self.commit.run(());
+                parts.push(LINK_CARRIES.into());
+                self.finish(Ok(parts));
+            }
+            parse_worker::Reply::Done(Err(e)) => self.finish(Err(format!("{}: {e}", self.name()))),
+        }
+    }
+
+    /// Parses `request` in the worker; an import still running is stopped first.
+    fn parse(self, name: String, size: Option<f64>, request: parse_worker::Request) {
+        self.job.set_value(None);
+        self.status.set(None);
+        self.running.set(Some(Running {
+            name: name.clone(),
+            size,
+            read: 0.0,
+        }));
+        match parse_worker::start(request, move |r| self.on_reply(r)) {
+            Ok(j) => self.job.set_value(Some(j)),
+            Err(e) => self.finish(Err(format!("{name}: {e}"))),
+        }
+    }
+
+    fn cancel(self) {
+        self.finish(Err(format!("{}: import cancelled; nothing changed", self.name())));
+    }
+
+    /// A chosen or dropped file: a config.json (shown in the box too) or a GGUF's header.
+    fn take_file(self, file: web_sys::File, set_config_text: WriteSignal<String>) {
+        let name = file.name();
+        if !name.to_ascii_lowercase().ends_with(".json") {
+            return self.parse(name, Some(file.size()), parse_worker::Request::Gguf(file));
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            match read_text(&file).await {
+                Ok(text) => {
+                    set_config_text.set(text.clone());
+                    self.parse(name, None, parse_worker::Request::Config(text));
+                }
+                Err(e) => self.finish(Err(format!("{name}: {e}"))),
+            }
+        });
+    }
+}
+
+/// The import panel: `import-config` (textarea), `import-config-apply`, `import-file`, the
+/// result or error in `import-status`, and while a file or config.json is parsed (in the import
+/// worker) its progress in `import-progress` and `import-cancel`, which stops it.
 #[component]
 pub fn ImportPanel() -> impl IntoView {
     let scenario = scenario();
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (config_text, set_config_text) = signal(String::new());
     let (status, set_status) = signal(None::<Result<Vec<String>, String>>);
-    let (busy, set_busy) = signal(false);
-
-    // An import lands in the scenario (with `src=` when it came from the Hub) and the link.
+    let local = LocalImport {
+        running: RwSignal::new(None),
+        job: StoredValue::new_local(None),
+        status: set_status,
+        scenario,
+        commit: commit.0,
+    };
+    // A Hub import lands in the scenario with `src=`, and in the link.
     let land = move |i: Imported, src: Option<String>| {
         let lines = summary_lines(&i);
         scenario.update(|s| {
@@ -239,30 +310,23 @@ pub fn ImportPanel() -> impl IntoView {
         commit.0.run(());
         lines
     };
-    let accept = move |result: Result<Imported, String>| match result {
-        Ok(i) => set_status.set(Some(Ok(land(i, None)))),
-        Err(e) => set_status.set(Some(Err(e))),
-    };
-    let apply_config = move || accept(config::from_config_json(&config_text.get_untracked()).map(Imported::from_config));
-    let take_file = move |file: web_sys::File| {
-        set_busy.set(true);
-        wasm_bindgen_futures::spawn_local(async move {
-            let name = file.name();
-            let result = read_local(&file, set_config_text).await;
-            accept(result.map_err(|e| format!("{name}: {e}")));
-            set_busy.set(false);
-        });
+    let apply_config = move |_| {
+        local.parse(
+            "the config.json".into(),
+            None,
+            parse_worker::Request::Config(config_text.get_untracked()),
+        )
     };
     let on_file = move |ev: leptos::ev::Event| {
         let input: web_sys::HtmlInputElement = event_target(&ev);
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
-            take_file(file);
+            local.take_file(file, set_config_text);
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         if let Some(file) = ev.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
-            take_file(file);
+            local.take_file(file, set_config_text);
         }
     };
     view! {
@@ -274,7 +338,7 @@ pub fn ImportPanel() -> impl IntoView {
                 <textarea rows="4" data-testid="import-config" placeholder="{\"num_hidden_layers\": 32, …}" prop:value={config_text} on:input={move |ev| set_config_text.set(event_target_value(&ev))}></textarea>
             </label>
             <div class="share-row">
-                <button type="button" data-testid="import-config-apply" on:click={move |_| apply_config()}>"Use this config"</button>
+                <button type="button" data-testid="import-config-apply" on:click=apply_config>"Use this config"</button>
                 <label class="file">
                     <span>"GGUF or config.json file: "</span>
                     <input type="file" accept=".gguf,.json" data-testid="import-file" on:change={on_file} />
@@ -282,7 +346,12 @@ pub fn ImportPanel() -> impl IntoView {
             </div>
             {hub_section(land)}
             <div data-testid="import-status" class="import-status" role="status">
-                {move || busy.get().then(|| view! { <p>"Reading the header…"</p> })}
+                {move || local.running.with(|r| r.as_ref().map(progress_line)).map(|line| view! {
+                    <p class="share-row">
+                        <span data-testid="import-progress">{line}</span>
+                        <button type="button" data-testid="import-cancel" on:click=move |_| local.cancel()>"Cancel"</button>
+                    </p>
+                })}
                 {move || status_view(status.get())}
             </div>
         </section>
