@@ -21,21 +21,21 @@ fn lomo() -> (f64, f64) {
 fn the_measurements_are_current_and_broad() {
     let cat = catalog();
     let points = cat.measured_points().unwrap();
-    assert!(cat.measurements.len() >= 400, "{} rows", cat.measurements.len());
-    let machines: std::collections::BTreeSet<&str> = cat.measurements.iter().map(|m| m.hw.as_str()).collect();
+    assert!(cat.measurements().len() >= 400, "{} rows", cat.measurements().len());
+    let machines: std::collections::BTreeSet<&str> = cat.measurements().iter().map(|m| m.hw.as_str()).collect();
     assert!(machines.len() >= 60, "{} machines", machines.len());
-    let recent = cat.measurements.iter().filter(|m| m.date.as_str() >= "2025").count();
-    assert!(recent * 2 > cat.measurements.len(), "{recent} rows from 2025-2026");
+    let recent = cat.measurements().iter().filter(|m| m.date.as_str() >= "2025").count();
+    assert!(recent * 2 > cat.measurements().len(), "{recent} rows from 2025-2026");
     // Every backend the key offers (the list) has rows.
     assert_eq!(
         Backend::ALL.map(Backend::id),
         ["cuda", "rocm", "vulkan", "metal", "sycl", "cpu", "mlx"]
     );
     for b in Backend::ALL {
-        assert!(cat.measurements.iter().any(|m| m.backend == b.id()), "no {} rows", b.id());
+        assert!(cat.measurements().iter().any(|m| m.backend == b.id()), "no {} rows", b.id());
     }
     assert!(points.iter().any(|p| p.shape.expert_matmuls > 0.0), "MoE rows");
-    for m in &cat.measurements {
+    for m in cat.measurements() {
         assert!(
             !m.url.is_empty() && !m.date.is_empty() && !m.source.is_empty(),
             "{} {}: url, date and source",
@@ -46,7 +46,7 @@ fn the_measurements_are_current_and_broad() {
     }
     // 2024 runs without flash attention say so.
     assert!(cat
-        .measurements
+        .measurements()
         .iter()
         .filter(|m| m.date.as_str() < "2025")
         .all(|m| m.fa.is_some() || m.backend == "metal"));

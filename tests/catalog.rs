@@ -316,8 +316,8 @@ fn a_broken_file_is_reported_with_its_line() {
 #[test]
 fn every_measurement_resolves() {
     let cat = catalog();
-    assert!(cat.measurements.len() >= 100);
-    for m in &cat.measurements {
+    assert!(cat.measurements().len() >= 100);
+    for m in cat.measurements() {
         cat.machine(&m.hw).unwrap();
         cat.model(&m.model).unwrap();
         cat.quant(&m.quant).unwrap();

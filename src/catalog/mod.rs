@@ -209,7 +209,12 @@ pub struct Catalog {
     pub cpus: Vec<cpus::Cpu>,
     pub models: Vec<Model>,
     pub quants: Vec<Quant>,
-    pub measurements: Vec<Measurement>,
+    /// The measured runs ([`Catalog::measurements`]): read with the rest by [`Catalog::parse`];
+    /// the built-in catalog reads them on first use, which on the page comes after the first
+    /// ceiling is painted.
+    measurements: OnceLock<Vec<Measurement>>,
+    /// data/measured.csv's text while it is unread.
+    measured: &'static str,
 }
 
 // The page embeds copies that keep only the columns it reads (build.rs); the CLI and the tests
@@ -245,7 +250,14 @@ pub fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     // The message through Display: `expect` would keep String's Debug (and its Unicode tables) in
     // the page for a panic the catalog tests rule out.
-    CATALOG.get_or_init(|| Catalog::parse([MACHINES, CPUS, MODELS, QUANTS, MEASURED]).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
+    CATALOG.get_or_init(|| {
+        // The measured runs' header alone now, the runs when first asked for.
+        let header = &MEASURED[..MEASURED.find('\n').map_or(0, |i| i + 1)];
+        let mut cat = Catalog::parse([MACHINES, CPUS, MODELS, QUANTS, header]).unwrap_or_else(|e| panic!("built-in catalogs: {e}"));
+        cat.measurements = OnceLock::new();
+        cat.measured = MEASURED;
+        cat
+    })
 }
 
 /// The calibration fitted on the built-in measurements: data/calibration.csv, which
@@ -254,6 +266,11 @@ pub fn catalog() -> &'static Catalog {
 pub fn calibration() -> &'static Calibration {
     static CAL: OnceLock<Calibration> = OnceLock::new();
     CAL.get_or_init(|| parse_calibration(CALIBRATION).unwrap_or_else(|e| panic!("calibration.csv: {e}")))
+}
+
+/// Reads data/measured.csv.
+fn read_measurements(text: &str) -> Result<Vec<Measurement>, String> {
+    csv::records(text, parse_measurement).map_err(|e| format!("measured.csv: {e}"))
 }
 
 /// One line of data/calibration.csv.
@@ -362,8 +379,15 @@ impl Catalog {
             cpus: csv::records(cpus, cpus::parse_cpu).map_err(|e| format!("cpus.csv: {e}"))?,
             models: csv::records(models, parse_model).map_err(|e| format!("models.csv: {e}"))?,
             quants: csv::records(quants, parse_quant).map_err(|e| format!("quants.csv: {e}"))?,
-            measurements: csv::records(measured, parse_measurement).map_err(|e| format!("measured.csv: {e}"))?,
+            measurements: OnceLock::from(read_measurements(measured)?),
+            measured: "",
         })
+    }
+
+    /// Every measured run.
+    pub fn measurements(&self) -> &[Measurement] {
+        self.measurements
+            .get_or_init(|| read_measurements(self.measured).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
     }
 
     pub fn machine(&self, id: &str) -> Result<&Machine, String> {
@@ -390,7 +414,7 @@ impl Catalog {
 
     /// The decode-only measured rows.
     pub fn decode_measurements(&self) -> impl Iterator<Item = &Measurement> {
-        self.measurements.iter().filter(|m| m.is_decode_only())
+        self.measurements().iter().filter(|m| m.is_decode_only())
     }
 
     /// The decode-only measured rows as calibration points, with bytes from the estimator's own

@@ -96,9 +96,10 @@ pub fn App() -> impl IntoView {
                         </p>
                     })}
                     <Headline estimate=current />
-                    // With the headline, not after it: arriving later it would push the form down
-                    // where the two stack.
-                    <Provenance />
+                    // In the form's frame, not later: arriving after the form it would push it
+                    // down where the two stack. Not in the headline's either: the measured runs it
+                    // reads are parsed on first use, after the first ceiling is painted.
+                    {move || form.get().then(|| view! { <Provenance /> })}
                 </div>
             </div>
             {move || below.get().then(|| view! {
