@@ -127,7 +127,14 @@ impl Calibrated {
         Shown {
             hw: self.scenario.text(crate::scenario::Key::Hw).map(str::to_string),
             cal: self.cal.clone(),
-            status: format!("{} rows of {}, {}: cal={}", self.residuals.len(), self.form, self.basis, self.cal),
+            status: format!(
+                "{} row{} of {}, {}: cal={}",
+                self.residuals.len(),
+                if self.residuals.len() == 1 { "" } else { "s" },
+                self.form,
+                self.basis,
+                self.cal
+            ),
             fit: format!(
                 "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
                 self.fit.efficiency * 100.0,

@@ -64,15 +64,17 @@ pub fn CalibratePanel() -> impl IntoView {
                 "Paste llama-bench's output (its table, or -o json / -o jsonl), llama-server's timing lines or "
                 "ollama run --verbose statistics. The expected figure is then fitted to your own runs, and the link carries the fit (cal=)."
             </p>
-            <label class="field-label" for="calibrate-input">"Your llama-bench, llama-server or ollama output"</label>
-            <textarea
-                id="calibrate-input"
-                rows="5"
-                data-testid="calibrate-input"
-                placeholder="| model | size | params | backend | ngl | test | t/s |"
-                prop:value=text
-                on:input:target=move |ev| set_text.set(ev.target().value())
-            ></textarea>
+            <label class="field wide">
+                <span class="field-label">"Your llama-bench, llama-server or ollama output"</span>
+                <textarea
+                    id="calibrate-input"
+                    rows="5"
+                    data-testid="calibrate-input"
+                    placeholder="| model | size | params | backend | ngl | test | t/s |"
+                    prop:value=text
+                    on:input:target=move |ev| set_text.set(ev.target().value())
+                ></textarea>
+            </label>
             <div class="share-row">
                 <button type="button" data-testid="calibrate-apply" on:click=apply>"Fit to my runs"</button>
                 <button type="button" data-testid="calibrate-clear" on:click=clear>"Clear calibration"</button>
