@@ -952,6 +952,48 @@ fn the_commands_that_run_and_measure_four_scenarios() {
 }
 
 #[test]
+fn cpu_moe_keeps_the_first_layers_experts_in_ram_and_the_rest_in_vram() {
+    // Qwen3-30B-A3B: 48 layers, every one a mixture of experts. With cpu_moe=36, three quarters of
+    // the routed experts read per token come from system RAM, a quarter from VRAM beside the rest.
+    let all = json(&["estimate", "hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ram_bw=100"]);
+    let some = json(&["estimate", "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=36&ram_bw=100"]);
+    let pool = |v: &serde_json::Value, name: &str| {
+        v["pools"].as_array().unwrap().iter().find(|p| p["pool"] == name).unwrap()["weight_bytes"]
+            .as_f64()
+            .unwrap()
+    };
+    let routed = pool(&all, "system RAM");
+    assert!((pool(&some, "system RAM") - 0.75 * routed).abs() < 1.0, "{some}");
+    assert!((pool(&some, "VRAM") - (pool(&all, "VRAM") + 0.25 * routed)).abs() < 1.0, "{some}");
+    assert!(some["expected_tok_s"].as_f64().unwrap() > all["expected_tok_s"].as_f64().unwrap());
+    // Every layer: the same as offload=experts; none: the experts all in VRAM.
+    let every = json(&["estimate", "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=48&ram_bw=100"]);
+    assert_eq!(every["pools"], all["pools"]);
+    let none = json(&["estimate", "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=0&ram_bw=100"]);
+    assert_eq!(pool(&none, "VRAM"), all["bytes_per_token"]["weights"].as_f64().unwrap());
+    // DeepSeek's first three layers are dense: cpu_moe=3 moves no expert, cpu_moe=4 one layer's.
+    let ds = |n: &str| json(&["estimate", &format!("hw=rtx-4090&model=deepseek-v3&ram=768&cpu_moe={n}")]);
+    assert_eq!(ds("3")["pools"].as_array().unwrap().len(), 1);
+    let one = pool(&ds("4"), "system RAM");
+    let whole = pool(&ds("61"), "system RAM");
+    assert!((one - whole / 58.0).abs() < 1.0, "{one} vs {whole}");
+    // The command that runs it says the same.
+    assert!(some["commands"]["run"].as_str().unwrap().contains(" --n-cpu-moe 36 "), "{some}");
+    assert!(some["commands"]["bench"].as_str().unwrap().contains(" --n-cpu-moe 36 "), "{some}");
+    // What it refuses, by name, exit 2.
+    for (q, says) in [
+        ("hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=49", "more than Qwen3 30B-A3B's 48 layers"),
+        ("hw=rtx-4090&model=llama-3.1-8b&cpu_moe=4", "no routed experts"),
+        ("hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=4&offload=none", "offload=none"),
+        ("hw=rtx-4090&params=30&active=3&experts=128&top_k=8&cpu_moe=4", "layers="),
+    ] {
+        let (code, _, err) = run(&["estimate", q]);
+        assert_eq!(code, 2, "{q}");
+        assert!(err.starts_with("cpu_moe: ") && err.contains(says), "{q}: {err}");
+    }
+}
+
+#[test]
 fn mixed_gpus_split_layers_and_each_device_is_a_pool() {
     // RTX 3090 (936.2 GB/s, 24 GiB) + RTX 4060 Ti 16GB (288 GB/s, 16 GiB): layers in proportion to
     // memory, 0.6 and 0.4; each device reads its share at its own bandwidth, one after the other.

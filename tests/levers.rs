@@ -62,6 +62,27 @@ fn a_32b_on_dual_channel_ddr5_gains_from_channels_in_proportion() {
 }
 
 #[test]
+fn experts_in_ram_with_vram_to_spare_move_the_later_layers_experts_to_the_gpu() {
+    // gpt-oss-120b on a 24 GiB card: every expert in RAM leaves VRAM nearly empty; the lever keeps
+    // the fewest first layers' experts in RAM that lets the rest fit.
+    let (s, l) = of("hw=rtx-4090&model=gpt-oss-120b&offload=experts&ram_bw=96&ram=128");
+    each_lever_opens_its_figure(&s, &l);
+    let lever = find(&l, "cpu_moe=");
+    let n: u32 = lever.change_text()["cpu_moe=".len()..].parse().unwrap();
+    assert!(n > 0 && n < 36, "{n}");
+    assert!(lever.ratio > 1.2 && lever.fits == Some(true), "{}", lever.ratio);
+    assert!(lever.note.contains(&format!("--n-cpu-moe {n}")), "{}", lever.note);
+    // One layer fewer in RAM no longer fits: it is the fewest.
+    let fewer = apply(&s, &[(tokbound::scenario::Key::CpuMoe, (n - 1).to_string())]).unwrap();
+    assert_eq!(estimate(&fewer.resolve(catalog()).unwrap()).fits, Some(false));
+    // A model that fits whole: the lever is to keep every expert in VRAM.
+    let (s, l) = of("hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ram_bw=100");
+    each_lever_opens_its_figure(&s, &l);
+    let all = find(&l, "offload=&cpu_moe=");
+    assert!(all.label.starts_with("every expert in VRAM") && all.ratio > 2.0, "{}", all.label);
+}
+
+#[test]
 fn experts_in_ram_gain_from_ram_channels_and_nothing_from_a_faster_gpu() {
     let (s, l) = of("hw=rtx-4090&model=kimi-k2&offload=experts&ram_bw=80&ram=768");
     each_lever_opens_its_figure(&s, &l);

@@ -460,6 +460,7 @@ impl Catalog {
                 gpu_frac: Some(1.0),
                 ram_bw_gbs: 1.0,
                 expert_offload: false,
+                expert_ram_share: 1.0,
             },
             tp: 1,
             split: 1,

@@ -338,6 +338,9 @@ pub struct Placement {
     pub ram_bw_gbs: f64,
     /// Routed experts in system RAM, everything else in VRAM.
     pub expert_offload: bool,
+    /// With `expert_offload`, the share of the routed experts held in system RAM (those of the
+    /// first layers, llama.cpp's `--n-cpu-moe`); the rest stay in VRAM. 1 = all of them.
+    pub expert_ram_share: f64,
 }
 
 /// A draft model for speculative decoding.
@@ -860,7 +863,7 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
     }
     let ram_cap = ram_capacity(inp);
     if inp.placement.expert_offload && wb.per_expert > 0.0 {
-        let experts = wb.per_expert * experts_of(inp);
+        let experts = wb.per_expert * experts_of(inp) * expert_ram_share(inp);
         let ram = if experts > 0.0 { clamp(ram_cap / experts) } else { 1.0 };
         return Layout {
             fast: 1.0,
@@ -893,6 +896,16 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
         expert_offload: false,
         capped,
         auto: inp.placement.gpu_frac.is_none(),
+    }
+}
+
+/// The share of the routed experts kept in system RAM under expert offload.
+fn expert_ram_share(inp: &Inputs) -> f64 {
+    let share = inp.placement.expert_ram_share;
+    if share.is_finite() {
+        share.clamp(0.0, 1.0)
+    } else {
+        1.0
     }
 }
 
@@ -929,10 +942,12 @@ fn pool_reads(inp: &Inputs, wb: &WeightBytes, lay: &Layout, tokens: f64, kv_read
     let w = wb.stored;
     // (weights read, KV read, bytes held) per pool.
     let (fast, ram, disk) = if lay.expert_offload {
-        let routed = weights - wb.fixed;
-        let experts_stored = wb.per_expert * experts_of(inp);
+        // The experts of the first layers are in RAM (spilling to disk past its size), the
+        // rest in VRAM with everything else.
+        let share = expert_ram_share(inp);
+        let (routed, experts_stored) = ((weights - wb.fixed) * share, wb.per_expert * experts_of(inp) * share);
         (
-            (wb.fixed, kv_read, w - experts_stored + kv_total + over),
+            (weights - routed, kv_read, w - experts_stored + kv_total + over),
             (routed * lay.ram, 0.0, experts_stored * lay.ram),
             (routed * lay.disk, 0.0, experts_stored * lay.disk),
         )

@@ -61,7 +61,10 @@ pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> C
     };
     let mut shared: Vec<String> = vec![format!("-ngl {ngl}")];
     if inputs.placement.expert_offload {
-        shared.push("-ot exps=CPU".into());
+        shared.push(match s.whole(Key::CpuMoe) {
+            Some(n) => format!("--n-cpu-moe {n}"),
+            None => "-ot exps=CPU".into(),
+        });
     }
     let kv = s.text(Key::Kv).unwrap_or(crate::scenario::DEFAULT_KV);
     if kv != "f16" {

@@ -229,6 +229,7 @@ impl Ctx<'_> {
                 "only the few experts a token uses are read from RAM (llama.cpp -ot exps=CPU)".into(),
             ));
         }
+        out.extend(self.experts_in_vram(inputs));
         if self.s.has(Key::GpuFrac) {
             out.extend(self.lever(
                 vec![(Key::GpuFrac, String::new())],
@@ -239,6 +240,51 @@ impl Ctx<'_> {
             ));
         }
         out
+    }
+
+    /// With experts in RAM and room left in VRAM: the later layers' experts in VRAM, as many as
+    /// fit (the fewest first layers, `cpu_moe=N`, whose experts must stay in RAM).
+    fn experts_in_vram(&self, inputs: &crate::estimator::Inputs) -> Option<Lever> {
+        let layers = match &inputs.model {
+            crate::estimator::ModelSpec::Arch { arch, .. } => Some(arch.layers),
+            crate::estimator::ModelSpec::Custom { layers, .. } => *layers,
+        }?;
+        let now = self.s.whole(Key::CpuMoe).unwrap_or(layers);
+        if !self.s.offload_experts() || self.base.fits != Some(true) || now == 0 {
+            return None;
+        }
+        let fits = |n: u32| {
+            apply(self.s, &[(Key::CpuMoe, n.to_string())])
+                .and_then(|next| next.resolve(self.cat).ok())
+                .is_some_and(|i| estimate(&i).fits == Some(true))
+        };
+        // Fewer layers in RAM only ever need more VRAM: bisect for the fewest that fit.
+        let (mut lo, mut hi) = (0, now);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if fits(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        (hi < now).then_some(())?;
+        if hi == 0 {
+            return self.lever(
+                vec![(Key::Offload, String::new()), (Key::CpuMoe, String::new())],
+                "every expert in VRAM: the whole model fits".into(),
+                Figure::Expected,
+                "the same GPU".into(),
+                "nothing is read from system RAM".into(),
+            );
+        }
+        self.lever(
+            vec![(Key::CpuMoe, hi.to_string())],
+            format!("the experts of layers {}–{layers} in VRAM, as many as fit", hi + 1),
+            Figure::Expected,
+            "the same GPU".into(),
+            format!("only the first {hi} layers' experts are read from RAM (llama.cpp --n-cpu-moe {hi})"),
+        )
     }
 
     /// More memory channels (or the next catalog platform), and a faster speed grade, where bytes

@@ -66,6 +66,7 @@ pub enum Key {
     RamBw,
     Ram,
     Offload,
+    CpuMoe,
     Tp,
     Split,
     With,
@@ -959,6 +960,19 @@ pub const KEYS: &[KeySpec] = &[
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]
         default: "none",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::CpuMoe,
+        name: "cpu_moe",
+        group: Group::Context,
+        value: ValueKind::Whole { min: 0, max: 10_000 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the first N layers keep their routed experts in system RAM, the later layers' experts stay in VRAM (llama.cpp's `--n-cpu-moe N`); implies `offload=experts`; leading dense layers have no experts to move; needs a mixture of experts with its layer count",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "layers",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "every layer (with `offload=experts`)",
         link_default: None,
     },
     KeySpec {

@@ -260,9 +260,37 @@ impl Scenario {
         }
     }
 
-    /// Is `offload=experts` set?
+    /// Are routed experts in system RAM: `offload=experts`, or `cpu_moe=` (which implies it)?
     pub fn offload_experts(&self) -> bool {
-        self.text(Key::Offload) == Some("experts")
+        self.text(Key::Offload) == Some("experts") || (self.has(Key::CpuMoe) && self.text(Key::Offload) != Some("none"))
+    }
+
+    /// The share of the routed experts `cpu_moe=` puts in system RAM: those of its first layers
+    /// that have experts (leading dense layers have none). 1 without it; an issue naming
+    /// `cpu_moe` where the model has no experts or no layer count, or fewer layers.
+    fn resolve_cpu_moe(&self, model: Option<&ModelSpec>, r: &mut Resolving) -> f64 {
+        let (Some(n), Some(model)) = (self.whole(Key::CpuMoe), model) else {
+            return 1.0;
+        };
+        if self.text(Key::Offload) == Some("none") {
+            r.fail(
+                Key::CpuMoe,
+                "puts experts in RAM, which offload=none refuses: drop one of the two".into(),
+            );
+            return 1.0;
+        }
+        let (name, layers, dense, moe) = match model {
+            ModelSpec::Arch { name, arch, .. } => (name.as_str(), Some(arch.layers), arch.dense_layers, arch.is_moe()),
+            ModelSpec::Custom { layers, routing, .. } => ("the custom model", *layers, 0, routing.is_some()),
+        };
+        match layers {
+            _ if !moe => r.fail(Key::CpuMoe, format!("{name} has no routed experts to keep in RAM")),
+            None => r.fail(Key::CpuMoe, "counts layers: give the custom model's layers=".into()),
+            Some(l) if n > l => r.fail(Key::CpuMoe, format!("{n} is more than {name}'s {l} layers")),
+            Some(l) if l > dense => return f64::from(n.saturating_sub(dense)) / f64::from(l - dense),
+            Some(_) => {}
+        }
+        1.0
     }
 
     /// Reads a query string (with or without the leading `?`). Bad values are left at their
@@ -407,6 +435,7 @@ impl Scenario {
         };
         let context = self.whole(Key::Ctx).unwrap_or(DEFAULT_CTX) as f64;
         let speculation = self.resolve_draft(cat, quant, kv_bits, context, &mut r);
+        let expert_ram_share = self.resolve_cpu_moe(model.as_ref(), &mut r);
         if !r.issues.is_empty() {
             return Err(r.issues);
         }
@@ -426,6 +455,7 @@ impl Scenario {
                 gpu_frac: self.number(Key::GpuFrac),
                 ram_bw_gbs: self.number(Key::RamBw).unwrap_or(estimator::DEFAULT_RAM_BW_GBS),
                 expert_offload: self.offload_experts(),
+                expert_ram_share,
             },
             tp: self.whole(Key::Tp).unwrap_or(1),
             split: self.whole(Key::Split).unwrap_or(1),

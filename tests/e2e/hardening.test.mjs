@@ -107,7 +107,7 @@ test('charts redraw only when their inputs change', async () => {
 test('every numeric field refuses NaN, infinity, negatives, absurd and non-numeric text, keeping the rest', async () => {
   const { page, errors } = await watched('?batch=2&draft=llama-3.2-1b');
   const good = await ceiling(page);
-  const fields = ['input-ctx', 'input-prompt', 'input-gpu-frac', 'input-ram-bw', 'input-tp', 'input-split', 'input-batch', 'input-k', 'input-accept', 'input-usable'];
+  const fields = ['input-ctx', 'input-prompt', 'input-gpu-frac', 'input-ram-bw', 'input-cpu-moe', 'input-tp', 'input-split', 'input-batch', 'input-k', 'input-accept', 'input-usable'];
   for (const id of fields) {
     const before = await page.getByTestId(id).inputValue();
     for (const bad of ['NaN', 'Infinity', '-1', '1e308', 'abc', '12 tokens']) {

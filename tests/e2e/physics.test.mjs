@@ -52,3 +52,26 @@ test('system RAM is an input with its own message, and expert offload fits when 
   assert.match(await page.getByTestId('input-ram-notice').textContent(), /ignored/);
   assert.deepEqual(errors, []);
 });
+
+test('the first N layers keep their experts in RAM: faster than all of them, refused past the model, cleared with the box', async () => {
+  const { page, errors } = await open('?hw=rtx-4090&model=qwen3-30b-a3b&ram_bw=100&offload=experts');
+  const expected = async () => Number((await page.getByTestId('expected').textContent()).match(/^([\d.]+)/)[1]);
+  const all = await expected();
+  await page.getByTestId('input-cpu-moe').fill('36');
+  await page.getByTestId('input-cpu-moe').press('Enter');
+  await page.waitForFunction(() => location.search.includes('cpu_moe=36'));
+  await page.waitForFunction((a) => Number(document.querySelector('[data-testid=expected]').textContent.match(/^([\d.]+)/)[1]) > a, all);
+  assert.match(await page.getByTestId('command-run').textContent(), / --n-cpu-moe 36 /);
+  // Past the model's 48 layers: a message under the field, the estimate and the other inputs kept.
+  const before = await ceiling(page);
+  await page.getByTestId('input-cpu-moe').fill('60');
+  await page.waitForFunction(() => /48 layers/.test(document.querySelector('[data-testid=input-cpu-moe-error]')?.textContent || ''));
+  assert.equal(await ceiling(page), before);
+  assert.equal(await page.getByTestId('input-ram-bw').inputValue(), '100');
+  await page.getByTestId('input-cpu-moe').fill('36');
+  // Clearing "experts in RAM" clears the layer count with it.
+  await page.getByTestId('input-offload').uncheck();
+  await page.waitForFunction(() => !location.search.includes('cpu_moe') && !location.search.includes('offload'));
+  assert.equal(await page.getByTestId('input-cpu-moe').inputValue(), '');
+  assert.deepEqual(errors, []);
+});

@@ -37,7 +37,6 @@ pub fn InputsForm() -> impl IntoView {
             .filter(|m| !m.draft && m.params_b < 10.0)
             .map(|m| (m.id.clone(), m.name.clone())),
     );
-    let offload = move || scenario.with(Scenario::offload_experts);
     // How the estimate used the placement: a share above what VRAM holds is capped.
     let current = expect_context::<Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>>>();
     let placement_note = move |pick: fn(&Note) -> bool| {
@@ -66,21 +65,8 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key=Key::GpuFrac label="Share of weights in VRAM (or memory)" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() notice=frac_notice />
                 <NumberField key=Key::Ram label="System RAM" hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
                 <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
-                <label class="field check">
-                    <input
-                        type="checkbox"
-                        data-testid="input-offload"
-                        prop:checked={offload}
-                        on:change={move |ev| {
-                            let on = event_target_checked(&ev);
-                            scenario.update(|s| match on {
-                                true => s.put(Key::Offload, Value::Text("experts".into())),
-                                false => s.clear(Key::Offload),
-                            });
-                        }}
-                    />
-                    <span>"Experts in RAM (MoE expert offload)"</span>
-                </label>
+                {offload_field(scenario)}
+                <NumberField key=Key::CpuMoe label="Layers with experts in RAM" hint="the first N, --n-cpu-moe" testid="input-cpu-moe" placeholder="all, with experts in RAM".to_string() />
                 <NumberField key=Key::Tp label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
                 <NumberField key=Key::Split label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
             </fieldset>
@@ -92,5 +78,31 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key=Key::Accept label="Acceptance rate" hint="0–1" testid="input-accept" />
             </fieldset>
         </form>
+    }
+}
+
+/// Experts in RAM: the checkbox sets `offload=experts`; clearing it clears `cpu_moe` too, which
+/// implies it.
+fn offload_field(scenario: RwSignal<Scenario>) -> impl IntoView {
+    let offload = move || scenario.with(Scenario::offload_experts);
+    view! {
+        <label class="field check">
+            <input
+                type="checkbox"
+                data-testid="input-offload"
+                prop:checked={offload}
+                on:change={move |ev| {
+                    let on = event_target_checked(&ev);
+                    scenario.update(|s| match on {
+                        true => s.put(Key::Offload, Value::Text("experts".into())),
+                        false => {
+                            s.clear(Key::Offload);
+                            s.clear(Key::CpuMoe);
+                        }
+                    });
+                }}
+            />
+            <span>"Experts in RAM (MoE expert offload)"</span>
+        </label>
     }
 }
