@@ -251,12 +251,7 @@ pub fn catalog() -> &'static Catalog {
     // The message through Display: `expect` would keep String's Debug (and its Unicode tables) in
     // the page for a panic the catalog tests rule out.
     CATALOG.get_or_init(|| {
-        // The measured runs' header alone now, the runs when first asked for.
-        let header = &MEASURED[..MEASURED.find('\n').map_or(0, |i| i + 1)];
-        let mut cat = Catalog::parse([MACHINES, CPUS, MODELS, QUANTS, header]).unwrap_or_else(|e| panic!("built-in catalogs: {e}"));
-        cat.measurements = OnceLock::new();
-        cat.measured = MEASURED;
-        cat
+        Catalog::parse_deferred([MACHINES, CPUS, MODELS, QUANTS], MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}"))
     })
 }
 
@@ -374,13 +369,20 @@ impl Catalog {
     /// Parses the catalog files (machines, CPUs, models, formats, measured runs); the error lists
     /// every bad line.
     pub fn parse([machines, cpus, models, quants, measured]: [&str; 5]) -> Result<Catalog, String> {
+        let cat = Catalog::parse_deferred([machines, cpus, models, quants], "")?;
+        let _ = cat.measurements.set(read_measurements(measured)?);
+        Ok(cat)
+    }
+
+    /// [`Catalog::parse`] with the measured runs read on first use ([`Catalog::measurements`]).
+    fn parse_deferred([machines, cpus, models, quants]: [&str; 4], measured: &'static str) -> Result<Catalog, String> {
         Ok(Catalog {
             machines: csv::records(machines, parse_machine).map_err(|e| format!("machines.csv: {e}"))?,
             cpus: csv::records(cpus, cpus::parse_cpu).map_err(|e| format!("cpus.csv: {e}"))?,
             models: csv::records(models, parse_model).map_err(|e| format!("models.csv: {e}"))?,
             quants: csv::records(quants, parse_quant).map_err(|e| format!("quants.csv: {e}"))?,
-            measurements: OnceLock::from(read_measurements(measured)?),
-            measured: "",
+            measurements: OnceLock::new(),
+            measured,
         })
     }
 

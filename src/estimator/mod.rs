@@ -321,6 +321,16 @@ pub enum ModelSpec {
     },
 }
 
+impl ModelSpec {
+    /// The layer count, where the model gives it.
+    pub fn layers(&self) -> Option<u32> {
+        match self {
+            ModelSpec::Arch { arch, .. } => Some(arch.layers),
+            ModelSpec::Custom { layers, .. } => *layers,
+        }
+    }
+}
+
 /// How the weights are stored.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WeightSpec {

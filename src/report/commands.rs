@@ -7,7 +7,7 @@
 
 use crate::calibration::Backend;
 use crate::catalog::Catalog;
-use crate::estimator::{Estimate, Inputs, Kind, ModelSpec};
+use crate::estimator::{Estimate, Inputs, Kind};
 use crate::scenario::{Key, Scenario};
 
 /// The two commands for a scenario, and what the bench cannot reproduce.
@@ -33,14 +33,6 @@ fn file_name(s: &Scenario, cat: &Catalog) -> String {
     }
 }
 
-/// The layers of the model (`None` for a custom model given without them).
-fn layers(inputs: &Inputs) -> Option<u32> {
-    match &inputs.model {
-        ModelSpec::Arch { arch, .. } => Some(arch.layers),
-        ModelSpec::Custom { layers, .. } => *layers,
-    }
-}
-
 /// The commands for the scenario as resolved.
 pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> Commands {
     if s.backend(cat) == Backend::Mlx {
@@ -48,7 +40,7 @@ pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> C
     }
     let file = file_name(s, cat);
     let ctx = inputs.context.max(1.0) as u64;
-    let n_layers = layers(inputs).unwrap_or(99);
+    let n_layers = inputs.model.layers().unwrap_or(99);
     let gpu = inputs.machine.kind != Kind::Cpu;
     // Layers on the GPU: all of them, or those the placement keeps in VRAM when layers spill.
     let ngl = if !gpu {

@@ -36,9 +36,12 @@ impl Imported {
         }
     }
 
-    /// `None` when the header lacks the shape (its `unread` says why).
-    pub fn from_gguf(g: &Gguf) -> Option<Imported> {
-        let arch = g.arch.clone()?;
+    /// An error when the header lacks the shape, saying what it could not read.
+    pub fn from_gguf(g: &Gguf) -> Result<Imported, String> {
+        let arch = g
+            .arch
+            .clone()
+            .ok_or_else(|| format!("the header has no model shape ({})", g.unread.join("; ")))?;
         let name = g
             .name
             .clone()
@@ -52,7 +55,7 @@ impl Imported {
             g.weight_bytes as f64 / 1e9,
             g.file_size as f64 / 1e9
         )];
-        Some(Imported {
+        Ok(Imported {
             name,
             arch,
             file_bytes: Some(g.weight_bytes as f64),

@@ -135,6 +135,13 @@ impl Ctx<'_> {
         })
     }
 
+    /// Whether the scenario with `change` fits (`None` where it does not resolve; `Some(None)`
+    /// where fit is unknown).
+    fn fits_after(&self, change: &[(Key, String)]) -> Option<Option<bool>> {
+        let next = apply(self.s, change)?;
+        Some(estimate(&next.resolve(self.cat).ok()?).fits)
+    }
+
     /// The next lower and the next higher catalog format that fit.
     fn formats(&self) -> Vec<Lever> {
         let (model, quant) = super::views::model_and_quant(self.s);
@@ -146,11 +153,7 @@ impl Ctx<'_> {
         };
         let mut ladder: Vec<&crate::catalog::Quant> = self.cat.quants.iter().filter(|q| q.weights && q.format == cur.format).collect();
         ladder.sort_by(|a, b| a.bpw.total_cmp(&b.bpw));
-        let fits = |q: &crate::catalog::Quant| {
-            apply(self.s, &[(Key::Quant, q.id.clone())])
-                .and_then(|n| n.resolve(self.cat).ok())
-                .is_some_and(|i| estimate(&i).fits != Some(false))
-        };
+        let fits = |q: &crate::catalog::Quant| self.fits_after(&[(Key::Quant, q.id.clone())]).is_some_and(|f| f != Some(false));
         let lower = ladder.iter().rev().filter(|q| q.bpw < cur.bpw).find(|q| fits(q));
         let higher = ladder.iter().filter(|q| q.bpw > cur.bpw).find(|q| fits(q));
         let mut out = Vec::new();
@@ -245,19 +248,12 @@ impl Ctx<'_> {
     /// With experts in RAM and room left in VRAM: the later layers' experts in VRAM, as many as
     /// fit (the fewest first layers, `cpu_moe=N`, whose experts must stay in RAM).
     fn experts_in_vram(&self, inputs: &crate::estimator::Inputs) -> Option<Lever> {
-        let layers = match &inputs.model {
-            crate::estimator::ModelSpec::Arch { arch, .. } => Some(arch.layers),
-            crate::estimator::ModelSpec::Custom { layers, .. } => *layers,
-        }?;
+        let layers = inputs.model.layers()?;
         let now = self.s.whole(Key::CpuMoe).unwrap_or(layers);
         if !self.s.offload_experts() || self.base.fits != Some(true) || now == 0 {
             return None;
         }
-        let fits = |n: u32| {
-            apply(self.s, &[(Key::CpuMoe, n.to_string())])
-                .and_then(|next| next.resolve(self.cat).ok())
-                .is_some_and(|i| estimate(&i).fits == Some(true))
-        };
+        let fits = |n: u32| self.fits_after(&[(Key::CpuMoe, n.to_string())]) == Some(Some(true));
         // Fewer layers in RAM only ever need more VRAM: bisect for the fewest that fit.
         let (mut lo, mut hi) = (0, now);
         while lo < hi {

@@ -35,7 +35,7 @@ fn reply(result: Result<Imported, String>) -> Vec<String> {
 pub fn worker_import_gguf(prefix: &[u8], size: f64) -> Vec<String> {
     let (have, size) = (prefix.len() as u64, size as u64);
     match gguf::parse(prefix, size) {
-        Ok(g) => reply(Imported::from_gguf(&g).ok_or_else(|| format!("the header has no model shape ({})", g.unread.join("; ")))),
+        Ok(g) => reply(Imported::from_gguf(&g)),
         Err(GgufError::NeedMore { at_least }) if at_least > have && have < size => {
             vec!["need".to_string(), at_least.max(have.saturating_mul(2)).min(size).to_string()]
         }

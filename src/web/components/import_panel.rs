@@ -87,7 +87,7 @@ async fn hub_gguf(src: &hub::Source, file: &str, status: WriteSignal<Option<Resu
         parts.push(remote_gguf(&src.file_url(&shard), &shard, status).await?);
     }
     let first = parts.remove(0).join_shards(parts);
-    Imported::from_gguf(&first).ok_or_else(|| format!("{file}: the header has no model shape ({})", first.unread.join("; ")))
+    Imported::from_gguf(&first).map_err(|e| format!("{file}: {e}"))
 }
 
 /// A repository: its config.json if it has one, and its GGUF files to choose from.
