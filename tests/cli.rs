@@ -966,6 +966,12 @@ fn cpu_moe_keeps_the_first_layers_experts_in_ram_and_the_rest_in_vram() {
     assert!((pool(&some, "system RAM") - 0.75 * routed).abs() < 1.0, "{some}");
     assert!((pool(&some, "VRAM") - (pool(&all, "VRAM") + 0.25 * routed)).abs() < 1.0, "{some}");
     assert!(some["expected_tok_s"].as_f64().unwrap() > all["expected_tok_s"].as_f64().unwrap());
+    let says = |v: &serde_json::Value, text: &str| v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().starts_with(text));
+    assert!(
+        says(&some, "75% of the routed experts (the first layers') are read from system RAM"),
+        "{some}"
+    );
+    assert!(says(&all, "routed experts are read from system RAM"), "{all}");
     // Every layer: the same as offload=experts; none: the experts all in VRAM.
     let every = json(&["estimate", "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=48&ram_bw=100"]);
     assert_eq!(every["pools"], all["pools"]);

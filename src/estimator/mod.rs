@@ -112,8 +112,9 @@ pub enum Pool {
 /// Something the estimate could not model or had to assume.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Note {
-    /// Routed experts come from system RAM, the rest from VRAM.
-    ExpertOffload,
+    /// Routed experts come from system RAM, the rest from VRAM; `share` is the part of the routed
+    /// experts in RAM (below 1 with `cpu_moe`: the later layers' experts are in VRAM).
+    ExpertOffload { share: f64 },
     /// Expert offload asked for where it does not apply: on a mixture of experts (`moe`), because
     /// the machine has no separate system RAM; otherwise because the model has no routed experts.
     ExpertOffloadIgnored { moe: bool },
@@ -1238,7 +1239,9 @@ fn spill_of(pools: &[PoolRead], weights_read: f64) -> Option<Spill> {
 fn placement_notes(inp: &Inputs, placed: &Placed, needed: f64, notes: &mut Vec<Note>) {
     let Placed { wb, lay, pools, .. } = placed;
     if lay.expert_offload {
-        notes.push(Note::ExpertOffload);
+        notes.push(Note::ExpertOffload {
+            share: expert_ram_share(inp),
+        });
     } else if inp.placement.expert_offload {
         notes.push(Note::ExpertOffloadIgnored { moe: wb.per_expert > 0.0 });
     }

@@ -69,7 +69,11 @@ pub fn bound_pool_name(e: &Estimate) -> String {
 /// A note in plain words.
 pub fn note_text(note: &Note) -> String {
     match note {
-        Note::ExpertOffload => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
+        Note::ExpertOffload { share } if *share < 1.0 => format!(
+            "{:.0}% of the routed experts (the first layers') are read from system RAM; the later layers' experts, attention, shared experts and KV cache from VRAM",
+            share * 100.0
+        ),
+        Note::ExpertOffload { .. } => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
         Note::ExpertOffloadIgnored { moe: true } => {
             "offload=experts moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored".into()
         }

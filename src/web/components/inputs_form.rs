@@ -66,7 +66,7 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key=Key::Ram label="System RAM" hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
                 <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
                 {offload_field(scenario)}
-                <NumberField key=Key::CpuMoe label="Layers with experts in RAM" hint="the first N, --n-cpu-moe" testid="input-cpu-moe" placeholder="all, with experts in RAM".to_string() />
+                <NumberField key=Key::CpuMoe label="Layers with experts in RAM" hint="the first N, --n-cpu-moe" testid="input-cpu-moe" placeholder="all".to_string() />
                 <NumberField key=Key::Tp label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
                 <NumberField key=Key::Split label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
             </fieldset>
