@@ -14,9 +14,12 @@ after(async () => { await browser?.close(); await server?.close(); });
 const fresh = (query = '') => load(browser, server.base + query);
 
 // The parse worker has answered: no progress line, and a status.
-async function settled(page) {
-  await page.waitForFunction(() => !document.querySelector('[data-testid=import-progress]')
-    && document.querySelector('[data-testid=import-status]').textContent.length > 0);
+// The import's outcome: no progress left, and a status that names `name` when it is given (so a
+// status left by an earlier import is not taken for this one's before its change event lands).
+async function settled(page, name = '') {
+  await page.waitForFunction((name) => !document.querySelector('[data-testid=import-progress]')
+    && document.querySelector('[data-testid=import-status]').textContent.includes(name)
+    && document.querySelector('[data-testid=import-status]').textContent.length > 0, name);
   return page.getByTestId('import-status').textContent();
 }
 
@@ -107,7 +110,7 @@ test('hostile or broken files give a clear message and keep the page', async () 
   for (const [file, make, pattern] of cases) {
     await make();
     await page.getByTestId('import-file').setInputFiles(join(dir, file));
-    const status = await settled(page);
+    const status = await settled(page, file);
     assert.ok(status.includes(file), status);
     assert.match(status, pattern, `${file}: ${status}`);
     assert.equal(await ceiling(page), before, `${file} changed the estimate`);
@@ -145,7 +148,7 @@ test('a huge header is parsed off the page: typing still answers, progress shows
   // Left to finish, the same file lands.
   await page.getByTestId('import-file').setInputFiles([]);
   await page.getByTestId('import-file').setInputFiles(path);
-  const done = await settled(page);
+  const done = await settled(page, 'Vast: GGUF');
   assert.match(done, /Vast: GGUF v3/);
   assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
 });
