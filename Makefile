@@ -26,6 +26,8 @@ lint: setup
 	cargo fmt --all --check
 	cargo clippy --all-targets --all-features -- -D warnings -D clippy::too_many_lines
 	$(WEB) cargo clippy --target wasm32-unknown-unknown --lib --bins --test web -- -D warnings -D clippy::too_many_lines
+	# The release page's split (`--cfg tokbound_split`, docs/performance.md), in a target folder of its own.
+	CARGO_TARGET_DIR=target/split-lint CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg tokbound_split" $(WEB) cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings -D clippy::too_many_lines
 
 test-native:
 	cargo test --all-targets --all-features

@@ -11,11 +11,11 @@ onmessage = async ({ data }) => {
     const module = await import(data.glue);
     await module.default({ module_or_path: data.wasm });
     if (typeof data.paste === 'string') {
-      postMessage({ reply: module.worker_calibrate(data.paste, data.query) });
+      postMessage({ reply: await module.worker_calibrate(data.paste, data.query) });
       return;
     }
     if (typeof data.text === 'string') {
-      postMessage({ reply: module.worker_import_config(data.text) });
+      postMessage({ reply: await module.worker_import_config(data.text) });
       return;
     }
     // Only the header is read: the first MiB, then as much more as the parser asks for.
@@ -24,7 +24,7 @@ onmessage = async ({ data }) => {
     for (;;) {
       postMessage({ progress: len });
       const prefix = new Uint8Array(await file.slice(0, len).arrayBuffer());
-      const reply = module.worker_import_gguf(prefix, file.size);
+      const reply = await module.worker_import_gguf(prefix, file.size);
       if (reply[0] !== 'need') {
         postMessage({ reply });
         return;

@@ -73,6 +73,13 @@ if ! have wasm-bindgen || [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bin
   cargo install wasm-bindgen-cli --version "$wbg" --force
 fi
 
+# 4b. wasm-split-cli, which cuts the release page's module in parts (scripts/node/split.mjs).
+WASM_SPLIT_VERSION=0.2.4
+if ! have wasm-split-cli || ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (a few minutes, once)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary --locked
+fi
+
 # 5. A browser and its driver for the browser and end-to-end tests.
 if ! have chromium && ! have chromium-browser && ! have google-chrome; then
   apt_install chromium chromium-driver

@@ -5,18 +5,34 @@
 //    worker) with terser. Trunk 0.21's own minifier cannot parse the glue's
 //    `export { … as default }` and leaves it as written. The subresource-integrity hashes Trunk
 //    wrote for the preloaded files are recomputed for the minified bytes.
+// 0. Release builds made with `--cfg tokbound_split` (TOKBOUND_SPLIT=1, scripts/webenv): the
+//    module is split in parts (split.mjs), which replace Trunk's single module.
 // 2. Pins the page's Content-Security-Policy to the inline loader script and the inline style
 //    sheet, by their SHA-256, so no other inline script or style can apply.
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { minify } from 'terser';
+import { split } from './split.mjs';
 
 const dir = process.argv[2] || process.env.TRUNK_STAGING_DIR;
 if (!dir) { console.error('postbuild.mjs: no staging directory'); process.exit(1); }
 const release = (process.argv[3] || process.env.TRUNK_PROFILE) === 'release';
 const file = join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+// Every tag that names the file (Trunk's preload links) gets the file's integrity as it now is.
+const pin = (name, bytes) => {
+  html = html.replace(/<[^>]+>/g, (tag) => (tag.includes(`./${name}`) ? tag.replace(/sha384-[A-Za-z0-9+/=]+/, sri(bytes)) : tag));
+};
+
+if (release && process.env.TOKBOUND_SPLIT === '1') {
+  const added = split(dir, readFileSync('index.html', 'utf8'));
+  const wasm = readdirSync(dir).find((n) => /^tokbound-web-[0-9a-f]+_bg\.wasm$/.test(n));
+  pin(wasm, readFileSync(join(dir, wasm)));
+  console.log(`postbuild.mjs: split the module; added ${added.join(', ')}`);
+}
 
 if (release) {
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.js'))) {
@@ -27,9 +43,7 @@ if (release) {
     const out = await minify(source, { module, compress: { passes: 2 }, mangle: true, format: { comments: false } });
     if (typeof out.code !== 'string' || !out.code.length) { console.error(`postbuild.mjs: terser gave nothing for ${name}`); process.exit(1); }
     writeFileSync(path, out.code);
-    const sri = `sha384-${createHash('sha384').update(out.code, 'utf8').digest('base64')}`;
-    // Every tag that names the file (Trunk's preload links) gets the new file's integrity.
-    html = html.replace(/<[^>]+>/g, (tag) => (tag.includes(`./${name}`) ? tag.replace(/sha384-[A-Za-z0-9+/=]+/, sri) : tag));
+    pin(name, Buffer.from(out.code, 'utf8'));
     console.log(`postbuild.mjs: ${name} ${source.length} → ${out.code.length} bytes`);
   }
 }

@@ -18,16 +18,50 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Which headline [`headline`] writes: the frame's, of the default scenario at build time
+/// (`shell-ceiling`), or the page's first view, of the link's scenario in the browser (`ceiling`,
+/// the app's own hook, which the app's headline then takes over).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Figures {
+    Frame,
+    Live,
+}
+
+/// The headline's lines for `scenario` (its title, ceiling, expected band, division, bound and
+/// fit), the contents of `.shell-default`.
+pub fn headline(cat: &Catalog, scenario: &Scenario, figures: Figures) -> Result<String, String> {
+    let inputs = scenario
+        .resolve(cat)
+        .map_err(|issues| format!("the scenario does not resolve: {}", issues.len()))?;
+    let e = estimate(&inputs);
+    let title = views::scenario_title(&inputs, scenario, cat);
+    let basis = views::expected_basis(scenario.backend(cat).id(), &scenario.calibration_group(cat), false);
+    let ceiling_id = match figures {
+        Figures::Frame => "shell-ceiling",
+        Figures::Live => "ceiling",
+    };
+    Ok(format!(
+        concat!(
+            r#"<p class="scenario-title">{title}</p>"#,
+            r#"<p class="big"><span data-testid="{ceiling_id}">{ceiling} tok/s</span><span class="label"> ceiling</span></p>"#,
+            r#"<p class="expected">Expected <span>{expected}</span><small>{basis}</small></p>"#,
+            r#"<p class="division">{division}</p><p class="bound">{bound}</p><p class="fit">{fit}</p>"#,
+        ),
+        title = escape(&title),
+        ceiling_id = ceiling_id,
+        ceiling = escape(&fmt_tok_s(e.ceiling_tok_s)),
+        expected = escape(&fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s)),
+        basis = escape(&basis),
+        division = escape(&views::division(&e)),
+        bound = escape(&views::bound_text(&e)),
+        fit = escape(&views::fit_text(&e)),
+    ))
+}
+
 /// The frame: `#shell`, with the default scenario's headline in `.shell-default` and the
 /// "computing…" line a shared link shows instead in `.shell-computing`.
 pub fn html(cat: &Catalog) -> Result<String, String> {
-    let scenario = Scenario::default();
-    let inputs = scenario
-        .resolve(cat)
-        .map_err(|issues| format!("the default scenario does not resolve: {}", issues.len()))?;
-    let e = estimate(&inputs);
-    let title = views::scenario_title(&inputs, &scenario, cat);
-    let basis = views::expected_basis(scenario.backend(cat).id(), &scenario.calibration_group(cat), false);
+    let headline = headline(cat, &Scenario::default(), Figures::Frame)?;
     let legends: String = ["Machine", "Model", "Context and memory"]
         .iter()
         .map(|l| format!(r#"<fieldset class="picker shell-fieldset"><legend>{l}</legend></fieldset>"#))
@@ -37,22 +71,12 @@ pub fn html(cat: &Catalog) -> Result<String, String> {
             r#"<div id="shell" data-testid="shell"><header class="top"><h1>tokbound</h1>"#,
             r#"<p class="tagline">How fast will this model type on my machine? Memory bandwidth ÷ bytes per token.</p></header>"#,
             r#"<main><div class="layout"><div class="shell-form" aria-hidden="true">{legends}</div><div class="results">"#,
-            r#"<section class="headline" aria-busy="true"><div class="shell-default" data-testid="shell-default">"#,
-            r#"<p class="scenario-title">{title}</p>"#,
-            r#"<p class="big"><span data-testid="shell-ceiling">{ceiling} tok/s</span><span class="label"> ceiling</span></p>"#,
-            r#"<p class="expected">Expected <span>{expected}</span><small>{basis}</small></p>"#,
-            r#"<p class="division">{division}</p><p class="bound">{bound}</p><p class="fit">{fit}</p></div>"#,
+            r#"<section class="headline" aria-busy="true"><div class="shell-default" data-testid="shell-default">{headline}</div>"#,
             r#"<div class="shell-computing" data-testid="shell-computing" hidden><p class="scenario-title">Reading the link…</p>"#,
             r#"<p class="big"><span class="computing">computing…</span></p></div></section></div></div></main></div>"#
         ),
         legends = legends,
-        title = escape(&title),
-        ceiling = escape(&fmt_tok_s(e.ceiling_tok_s)),
-        expected = escape(&fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s)),
-        basis = escape(&basis),
-        division = escape(&views::division(&e)),
-        bound = escape(&views::bound_text(&e)),
-        fit = escape(&views::fit_text(&e)),
+        headline = headline,
     ))
 }
 
@@ -71,6 +95,21 @@ mod tests {
         )));
         assert!(html.contains(&escape(&views::division(&e))));
         assert!(html.contains("computing…") && html.contains(" hidden>"));
+        assert!(!html.contains(r#"data-testid="ceiling""#), "the frame never carries the app's hook");
         assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
+    }
+
+    #[test]
+    fn the_first_view_writes_the_links_own_figures_under_the_apps_hook() {
+        let (scenario, _) = crate::scenario::link::read("?hw=m4-max-40c&model=llama-3.1-8b&quant=q8_0&ctx=8192", catalog());
+        let live = headline(catalog(), &scenario, Figures::Live).unwrap();
+        let e = estimate(&scenario.resolve(catalog()).unwrap());
+        assert!(live.contains(&format!(
+            r#"<span data-testid="ceiling">{} tok/s</span>"#,
+            fmt_tok_s(e.ceiling_tok_s)
+        )));
+        assert!(live.contains("Llama 3.1 8B"), "{live}");
+        let frame = headline(catalog(), &Scenario::default(), Figures::Frame).unwrap();
+        assert_ne!(live.replace(r#""ceiling""#, r#""shell-ceiling""#), frame);
     }
 }

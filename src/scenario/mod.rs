@@ -5,6 +5,7 @@
 mod devices;
 mod host;
 pub mod keys;
+pub mod link;
 pub mod measured_ram;
 
 use crate::calibration::{Backend, Class, Vendor};

@@ -6,6 +6,8 @@
 pub mod browser;
 pub mod canvas_backend;
 pub mod components;
+pub mod first_view;
 pub mod parse_worker;
 pub mod start;
 pub mod state;
+pub mod tools;

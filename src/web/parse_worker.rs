@@ -6,58 +6,38 @@
 //! The worker runs the page's own WebAssembly module (the same glue and `.wasm` files, from the
 //! browser's cache): [`start`](crate::web::start::start) mounts nothing where there is no window,
 //! and the `worker_*` functions below are what the worker calls. An import comes back as its
-//! query string ([`Imported::to_query`]), the form a link already carries exactly; a fit as the
-//! text the page shows ([`calibrate::Shown`]).
+//! query string ([`Imported::to_query`](crate::report::imported::Imported::to_query)), the form a link already carries exactly; a fit as the
+//! text the page shows ([`Shown`](crate::report::calibrate::Shown)). The readers themselves are in
+//! [`tools`], a part of the module of its own where the page is split.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::import::config;
-use crate::import::gguf::{self, GgufError};
-use crate::report::calibrate;
-use crate::report::imported::Imported;
+use crate::web::tools;
 
-/// A finished import for the page: `["ok", query, lines…]`, or `["error", message]`.
-fn reply(result: Result<Imported, String>) -> Vec<String> {
-    match result {
-        Ok(i) => {
-            let mut out = vec!["ok".to_string(), i.to_query()];
-            out.extend(i.lines());
-            out
-        }
-        Err(e) => vec!["error".to_string(), e],
-    }
+/// An answer of the readers' part, or `["error", why]` when the part could not be fetched.
+fn answer(result: Result<Vec<String>, tools::Unloaded>) -> Vec<String> {
+    result.unwrap_or_else(|e| vec!["error".to_string(), e.to_string()])
 }
 
 /// In the worker: the header in the first `prefix.len()` bytes of a `size`-byte GGUF file.
 /// `["need", n]` asks for the first `n` bytes instead (at least double, at most the file).
 #[wasm_bindgen]
-pub fn worker_import_gguf(prefix: &[u8], size: f64) -> Vec<String> {
-    let (have, size) = (prefix.len() as u64, size as u64);
-    match gguf::parse(prefix, size) {
-        Ok(g) => reply(Imported::from_gguf(&g)),
-        Err(GgufError::NeedMore { at_least }) if at_least > have && have < size => {
-            vec!["need".to_string(), at_least.max(have.saturating_mul(2)).min(size).to_string()]
-        }
-        Err(e) => reply(Err(e.to_string())),
-    }
+pub async fn worker_import_gguf(prefix: Vec<u8>, size: f64) -> Vec<String> {
+    answer(crate::in_tools_part!(tools::gguf_reply(prefix, size)))
 }
 
 /// In the worker: a pasted or chosen config.json.
 #[wasm_bindgen]
-pub fn worker_import_config(text: &str) -> Vec<String> {
-    reply(config::from_config_json(text).map(Imported::from_config))
+pub async fn worker_import_config(text: String) -> Vec<String> {
+    answer(crate::in_tools_part!(tools::config_reply(text)))
 }
 
 /// In the worker: a calibration paste fitted for the scenario `query` (the page's own), as the
 /// page shows it: `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`.
 #[wasm_bindgen]
-pub fn worker_calibrate(paste: &str, query: &str) -> Vec<String> {
-    let (scenario, _) = crate::scenario::Scenario::from_query(query);
-    match calibrate::calibrate_on_screen(paste, &scenario, crate::catalog::catalog()) {
-        Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
-        Err(e) => vec!["error".to_string(), e],
-    }
+pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
+    answer(crate::in_tools_part!(tools::calibrate_reply(paste, query)))
 }
 
 /// What the page hands the worker.

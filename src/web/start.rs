@@ -1,17 +1,52 @@
-//! Browser start-up: the panic hook, then the root component.
+//! Browser start-up: the panic hook, the first view, then the app.
+//!
+//! The page's module is split in two where the release build is (`--cfg tokbound_split`, set by
+//! scripts/webenv for `make dist`; docs/performance.md): this start-up, the link's reading and
+//! the estimator in the first part, which paints the link's ceiling ([`first_view`]); the
+//! Leptos app, its tables, charts and tools in the second, fetched as soon as the first has
+//! painted ([`mount_app`]). Other builds (tests, lints) keep one module and mount at once.
 
-use leptos::prelude::*;
+use crate::web::first_view;
 
-/// Installs the panic hook and mounts [`crate::web::components::app::App`] on the page body. In
-/// the parse worker, which runs this same module, there is no window and nothing to mount.
+/// Installs the panic hook, paints the first view and mounts the app. In the parse worker, which
+/// runs this same module, there is no window and nothing to paint or mount.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
     if web_sys::window().is_none() {
         return;
     }
-    mount_to_body(crate::web::components::app::App);
-    // The static frame index.html painted while the module loaded: the app's own headline now
-    // stands in its place (removed in the same task, so no frame shows both).
+    #[cfg(tokbound_split)]
+    {
+        // The app's part is asked for first, then the first view computed and painted while it
+        // downloads: both run in this task's microtasks, before the browser's next frame.
+        wasm_bindgen_futures::spawn_local(async {
+            if app_part().await.is_err() {
+                first_view::part_failed();
+            }
+        });
+        wasm_bindgen_futures::spawn_local(async { first_view::paint() });
+    }
+    #[cfg(not(tokbound_split))]
+    {
+        first_view::paint();
+        mount_app();
+    }
+}
+
+/// The second part's entry: it loads the part, then mounts the app.
+#[cfg(tokbound_split)]
+#[wasm_split_helpers::wasm_split(app, fallible)]
+fn app_part() -> Result<(), wasm_split_helpers::SplitLoaderError> {
+    mount_app();
+    Ok(())
+}
+
+/// Mounts [`crate::web::components::app::App`] on the page body and removes the frame.
+fn mount_app() {
+    leptos::prelude::mount_to_body(crate::web::components::app::App);
+    // The frame index.html painted while the module loaded, and the first view's headline in it:
+    // the app's own headline now stands in its place (removed in the same task, so no frame shows
+    // both).
     if let Some(shell) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id("shell"))

@@ -1,6 +1,8 @@
 // The first view: the frame index.html paints before the WebAssembly arrives (the default
-// scenario's headline, computed at build time), "computing…" for a shared link or an embed, and
-// the app's own headline in its place once it mounts, under the same Content-Security-Policy.
+// scenario's headline, computed at build time), "computing…" for a shared link or an embed; then
+// the module's first part paints the link's own ceiling in the frame, before the app's part
+// arrives; and the app's own headline takes its place once it mounts, all under the same
+// Content-Security-Policy. The readers' part is fetched only when something is imported.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, openPage, ceiling } from './harness.mjs';
@@ -52,4 +54,42 @@ test('a shared link or an embed shows "computing…", never the default figures,
   await page.goto(server.base + '?hw=m4-max-40c&model=llama-3.1-8b');
   await ceiling(page);
   assert.equal(await page.locator('#shell').count(), 0);
+});
+
+/** The page with the app's part held back (`answer` decides what its request gets). */
+async function withoutApp(query, answer = () => {}) {
+  const p = await openPage(browser);
+  await p.page.route('**/split_app-*.wasm', answer);
+  await p.page.goto(server.base + query, { waitUntil: 'domcontentloaded' });
+  return p;
+}
+
+test('the first part paints a shared link\'s own ceiling before the app\'s part arrives, the same figure the app then shows', async () => {
+  for (const query of ['?hw=m4-max-40c&model=llama-3.1-8b&quant=q8_0&ctx=8192', '?embed=1&view=headline,context&hw=m4-max-40c&model=llama-3.1-8b', '']) {
+    const { page, requests } = await withoutApp(query);
+    const early = page.getByTestId('ceiling');
+    await early.waitFor();
+    const figure = await early.textContent();
+    assert.match(figure, /^\d+(\.\d)? tok\/s$/, query);
+    assert.equal(await page.locator('#shell').count(), 1, 'the app has not mounted');
+    assert.equal(await page.getByTestId('input-ctx').count(), 0, 'no form yet');
+    assert.equal(await page.getByTestId('shell-computing').isVisible(), false, query);
+    assert.ok(requests.some((u) => /split_app-[0-9a-f]+\.wasm$/.test(u)), 'the app\'s part is asked for at once');
+    assert.ok(!requests.some((u) => /split_tools-/.test(u)), 'the readers are not fetched for a visit');
+    const live = await openPage(browser);
+    await live.page.goto(server.base + query);
+    assert.equal(await ceiling(live.page), Number(figure.split(' ')[0]), query);
+    assert.deepEqual(live.errors, []);
+    await page.close();
+    await live.page.close();
+  }
+});
+
+test('when the app\'s part cannot be fetched, the first view keeps the link\'s ceiling and says so', async () => {
+  const { page } = await withoutApp('?hw=m4-max-40c&model=llama-3.1-8b', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.getByTestId('part-error').waitFor();
+  assert.match(await page.getByTestId('part-error').textContent(), /could not be loaded: offline.*Load this link again/);
+  assert.match(await page.getByTestId('ceiling').textContent(), /^\d+(\.\d)? tok\/s$/);
+  assert.equal(await page.getByTestId('panic').count(), 0);
+  assert.equal(await page.locator('.part-error a').getAttribute('href'), '?hw=m4-max-40c&model=llama-3.1-8b');
 });

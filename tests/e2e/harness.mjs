@@ -91,10 +91,15 @@ export async function load(browser, url, options = {}) {
   return p;
 }
 
-/** Reads the headline ceiling (tok/s) once the app has rendered it. */
+/**
+ * Reads the headline ceiling (tok/s) once the app has rendered it: the first view paints the
+ * link's ceiling under the same hook before the app's part arrives, so this waits for the app,
+ * which removes the frame (`#shell`) when it mounts.
+ */
 export async function ceiling(page) {
   const el = page.getByTestId('ceiling');
   await el.waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => !document.getElementById('shell'), null, { timeout: 20000 });
   const text = await el.textContent();
   const m = /^(\d+(?:\.\d)?) tok\/s/.exec(text);
   if (!m) throw new Error(`ceiling text "${text}" does not start with a number to one decimal`);

@@ -27,11 +27,17 @@ test('a pasted config.json becomes the model, MLA and all', async () => {
   const { page, errors } = await fresh('?hw=h200-sxm&tp=8&ctx=32768&quant=q4_k_m');
   const workers = [];
   page.on('worker', (w) => workers.push(w.url()));
+  // The readers are a part of the module of their own, fetched by the worker when first used.
+  const parts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('split_tools-')));
+  assert.deepEqual(await parts(), [], 'the readers were fetched before anything was imported');
+  const fetched = [];
+  page.context().on('request', (r) => fetched.push(r.url()));
   const text = await readFile(new URL('../fixtures/deepseek-v3.config.json', import.meta.url), 'utf8');
   await page.getByTestId('import-config').fill(text);
   await page.getByTestId('import-config-apply').click();
   const status = await settled(page);
   assert.ok(workers.some((u) => u.endsWith('/parse-worker.js')), 'parsed in the parse worker');
+  assert.ok(fetched.some((u) => /split_tools-[0-9a-f]+\.wasm$/.test(u)), `the readers' part was fetched: ${fetched.join(' ')}`);
   assert.match(status, /671\.\d\dB parameters/);
   assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
   // MLA: 61 × 576 × 2 bytes ≈ 70 KB per token, so 32K of context is ~2.3 GB, not hundreds.

@@ -59,16 +59,7 @@ pub fn App() -> impl IntoView {
 
     let (on_input, on_change) = address_bar(scenario, presentation.to_query_suffix(), set_notices);
 
-    // The answer first: the headline mounts and paints on its own, the form beside it in the
-    // next frame, then the tables, charts and panels below them (the form's fields and the
-    // hundreds of rows and canvases would otherwise hold back the first painted ceiling). The
-    // headline keeps its place: the form fills its own grid column (below it on narrow screens).
-    let (form, set_form) = signal(false);
-    let (below, set_below) = signal(false);
-    browser::after_next_paint(move || {
-        set_form.set(true);
-        browser::after_next_paint(move || set_below.set(true));
-    });
+    let (form, below) = stages();
 
     if presentation.embed {
         return view! {
@@ -123,6 +114,28 @@ pub fn App() -> impl IntoView {
         </footer>
     }
     .into_any()
+}
+
+/// When the form, and then everything below it, mount. The answer first: the headline mounts
+/// and paints on its own, the form beside it in the next frame, then the tables, charts and
+/// panels below them (the form's fields and the hundreds of rows and canvases would otherwise
+/// hold back the first painted ceiling). The headline keeps its place: the form fills its own
+/// grid column (below it on narrow screens). Where the first view has painted the ceiling
+/// already (src/web/first_view.rs), the form comes with the headline and only the rest waits
+/// for a paint.
+fn stages() -> (ReadSignal<bool>, ReadSignal<bool>) {
+    let painted = crate::web::first_view::painted();
+    let (form, set_form) = signal(painted);
+    let (below, set_below) = signal(false);
+    browser::after_next_paint(move || {
+        set_form.set(true);
+        if painted {
+            set_below.set(true);
+        } else {
+            browser::after_next_paint(move || set_below.set(true));
+        }
+    });
+    (form, below)
 }
 
 /// A memo of a table's rows for the scenario, empty while it does not resolve.

@@ -8,11 +8,11 @@ use leptos::prelude::*;
 use crate::web::state::scenario;
 use wasm_bindgen::JsCast;
 
-use crate::import::hub;
-use crate::import::{config, gguf};
+use crate::import::{gguf, hub};
 use crate::report::imported::{self, Imported};
 use crate::scenario::{Key, Value};
 use crate::web::parse_worker;
+use crate::web::tools;
 
 /// One request to the Hub: a plain GET, with a `Range` header when `range` is given (a
 /// CORS-safelisted header, so no preflight). Errors name what was asked for.
@@ -64,17 +64,18 @@ async fn remote_gguf(url: &str, name: &str, status: WriteSignal<Option<Result<Ve
             .ok()
             .flatten()
             .and_then(|h| hub::content_range_total(&h));
-        let bytes = body_bytes(&response).await?;
+        let mut prefix = body_bytes(&response).await?;
         // A whole (small) file answers 200; a part 206 with its total length.
         let size = match (response.status(), size) {
             (206, Some(total)) => total,
             (206, None) => return Err(format!("{name}: the server did not say how long the file is")),
-            _ => bytes.len() as u64,
+            _ => prefix.len() as u64,
         };
-        let prefix = &bytes[..bytes.len().min(len as usize)];
-        match gguf::parse(prefix, size) {
+        prefix.truncate(len as usize);
+        let have = prefix.len() as u64;
+        match crate::in_tools_part!(tools::gguf_header(prefix, size)).map_err(|e| format!("{name}: {e}"))? {
             Ok(g) => return Ok(g),
-            Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && (prefix.len() as u64) < size => len = at_least,
+            Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && have < size => len = at_least,
             Err(e) => return Err(format!("{name}: {e}")),
         }
     }
@@ -86,8 +87,11 @@ async fn hub_gguf(src: &hub::Source, file: &str, status: WriteSignal<Option<Resu
     for shard in hub::shards(file) {
         parts.push(remote_gguf(&src.file_url(&shard), &shard, status).await?);
     }
-    let first = parts.remove(0).join_shards(parts);
-    Imported::from_gguf(&first).map_err(|e| format!("{file}: {e}"))
+    let first = parts.remove(0);
+    crate::in_tools_part!(tools::gguf_model(first, parts))
+        .map_err(|e| e.to_string())
+        .and_then(|r| r)
+        .map_err(|e| format!("{file}: {e}"))
 }
 
 /// A repository: its config.json if it has one, and its GGUF files to choose from.
@@ -97,14 +101,14 @@ async fn hub_repo(
 ) -> Result<(Option<Imported>, Vec<String>), String> {
     status.set(Some(Ok(vec![format!("Reading the list of files of {}…", src.repo)])));
     let listing = body_text(&fetch(&src.api_url(), None, &src.repo).await?).await?;
-    let files = hub::listed_files(&listing)?;
+    let files = crate::in_tools_part!(tools::hub_files(listing)).map_err(|e| e.to_string())??;
     let ggufs = hub::gguf_files(&files);
     if !files.iter().any(|f| f == "config.json") {
         return Ok((None, ggufs));
     }
     status.set(Some(Ok(vec![format!("Reading {}'s config.json…", src.repo)])));
     let text = body_text(&fetch(&src.file_url("config.json"), None, "its config.json").await?).await?;
-    let imported = config::from_config_json(&text).map(Imported::from_config)?;
+    let imported = crate::in_tools_part!(tools::config_model(text)).map_err(|e| e.to_string())??;
     Ok((Some(imported), ggufs))
 }
 

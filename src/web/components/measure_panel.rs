@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::catalog::catalog;
 use crate::report::measure::{self, CpuFigure, GpuFigure, Message};
 use crate::web::state::scenario;
+use crate::web::tools;
 
 /// The probe's worker and its message handler, stopped when dropped.
 struct Probe {
@@ -50,6 +51,32 @@ struct State {
     gpu_note: Option<String>,
 }
 
+/// Starts the probe once the readers' part (which reads its messages) is in.
+fn start_probe(
+    state: RwSignal<State>,
+    probe: StoredValue<Option<Probe>, LocalStorage>,
+    stop: impl Fn(&str) + 'static,
+    on_message: impl Fn(String) + 'static,
+) {
+    state.set(State {
+        running: true,
+        status: "Starting…".into(),
+        ..State::default()
+    });
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(e) = crate::in_tools_part!(tools::ready()) {
+            return stop(&e.to_string());
+        }
+        if !state.with_untracked(|st| st.running) {
+            return; // cancelled while the part was fetched
+        }
+        match Probe::start(on_message) {
+            Some(p) => probe.set_value(Some(p)),
+            None => stop("This browser would not start the probe's worker."),
+        }
+    });
+}
+
 /// `measure-start`, `measure-progress`, `measure-cancel`, `measure-status`, `measure-result`,
 /// `measure-cpu-result`, `measure-gpu-result`, `measure-use` (and `measure-matches`).
 #[component]
@@ -66,7 +93,7 @@ pub fn MeasurePanel() -> impl IntoView {
             st.status = text.to_string();
         });
     };
-    let on_message = move |text: String| match measure::parse_message(&text) {
+    let on_parsed = move |parsed: Result<Message, String>| match parsed {
         Ok(Message::Done) => {
             state.update(|st| st.progress = 1.0);
             stop("Done.");
@@ -74,17 +101,14 @@ pub fn MeasurePanel() -> impl IntoView {
         Ok(m) => state.update(|st| st.take(m)),
         Err(e) => stop(&e),
     };
-    let start = move |_| match Probe::start(on_message) {
-        Some(p) => {
-            probe.set_value(Some(p));
-            state.set(State {
-                running: true,
-                status: "Starting…".into(),
-                ..State::default()
-            });
-        }
-        None => stop("This browser would not start the probe's worker."),
+    // The probe's messages are read in the readers' part, which `start` has fetched already: each
+    // call then answers at its first poll, so the messages land in the order they came.
+    let on_message = move |text: String| {
+        wasm_bindgen_futures::spawn_local(async move {
+            on_parsed(crate::in_tools_part!(tools::probe_message(text)).unwrap_or_else(|e| Err(e.to_string())));
+        });
     };
+    let start = move |_| start_probe(state, probe, stop, on_message);
     let cancel = move |_| stop("Cancelled.");
     on_cleanup(move || probe.set_value(None));
     let result = move || state.with(|st| scenario.with(|s| st.result(s)));

@@ -1,0 +1,52 @@
+//! A link as the page opens it: its query string read into a scenario that resolves, with one
+//! notice per key that could not be used. The page's first view and the app read it the same way,
+//! so both show the same scenario.
+
+use super::{Key, KeyIssue, Scenario};
+use crate::catalog::Catalog;
+
+/// Reads a query string into a scenario that resolves, with one notice per key that could not be
+/// used (the key is then left at its default).
+pub fn read(query: &str, cat: &Catalog) -> (Scenario, Vec<Notice>) {
+    let (mut s, issues, unknown) = Scenario::from_query_with_unknown(query);
+    let used = |s: &Scenario, i: &KeyIssue| match s.default_text(i.key, cat).as_str() {
+        "none" => format!("{i}; ignored"),
+        d => format!("{i}; using {d}"),
+    };
+    let mut notices: Vec<(Option<Key>, String)> = issues.iter().map(|i| (Some(i.key), used(&s, i))).collect();
+    notices.extend(unknown.lines().into_iter().map(|l| (None, format!("{l} (ignored)"))));
+    for _ in 0..4 {
+        match s.resolve(cat) {
+            Ok(_) => break,
+            Err(issues) => {
+                for i in issues {
+                    s.clear(i.key);
+                    notices.push((Some(i.key), used(&s, &i)));
+                }
+            }
+        }
+    }
+    if s.resolve(cat).is_err() {
+        s = Scenario::default();
+        notices.push((None, "the link's scenario could not be used; showing the default".into()));
+    }
+    let notices = notices
+        .into_iter()
+        .map(|(key, text)| Notice {
+            key,
+            at_load: key.and_then(|k| s.value_text(k)),
+            text,
+        })
+        .collect();
+    (s, notices)
+}
+
+/// A notice about the link the page was opened with. One about a key goes away once that key is
+/// changed on the page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub key: Option<Key>,
+    /// The key's value as the page started with it.
+    pub at_load: Option<String>,
+    pub text: String,
+}

@@ -1,0 +1,124 @@
+//! The readers: the GGUF, config.json, Hugging Face listing and calibration paste parsers, and the
+//! reading of the bandwidth probe's messages. Where the release page is split
+//! (`--cfg tokbound_split`, src/web/start.rs) they are a part of the module of their own, fetched
+//! the first time a user imports, calibrates or measures; each function here is then `async`
+//! and [`in_tools_part!`](crate::in_tools_part) awaits it. Elsewhere they are plain calls.
+//!
+//! The parse worker ([`crate::web::parse_worker`]) calls the first three; the import panel's
+//! Hugging Face import and the measure panel call the rest on the page's thread.
+
+use crate::import::gguf::{self, Gguf, GgufError};
+use crate::import::{config, hub};
+use crate::report::calibrate;
+use crate::report::imported::Imported;
+use crate::report::measure::{self, Message};
+
+/// A call into the readers' part: awaited where the page is split (the part may have to be
+/// fetched first), a plain call elsewhere. Gives the function's `Result<_, Unloaded>`.
+#[macro_export]
+macro_rules! in_tools_part {
+    ($call:expr) => {{
+        #[cfg(tokbound_split)]
+        let answer = $call.await;
+        #[cfg(not(tokbound_split))]
+        let answer = $call;
+        answer
+    }};
+}
+
+/// The readers' part could not be fetched.
+#[derive(Debug)]
+pub struct Unloaded;
+
+impl std::fmt::Display for Unloaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the page's readers could not be loaded: offline, or the site changed since this page was opened")
+    }
+}
+
+#[cfg(tokbound_split)]
+impl From<wasm_split_helpers::SplitLoaderError> for Unloaded {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
+        Unloaded
+    }
+}
+
+/// Nothing: awaiting it fetches the part, before a run that reads many messages in order.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn ready() -> Result<(), Unloaded> {
+    Ok(())
+}
+
+/// A finished import for the page: `["ok", query, lines…]`, or `["error", message]`.
+fn reply(result: Result<Imported, String>) -> Vec<String> {
+    match result {
+        Ok(i) => {
+            let mut out = vec!["ok".to_string(), i.to_query()];
+            out.extend(i.lines());
+            out
+        }
+        Err(e) => vec!["error".to_string(), e],
+    }
+}
+
+/// The parse worker's answer for the first `prefix.len()` bytes of a `size`-byte GGUF file:
+/// the import, or `["need", n]` for the first `n` bytes instead (at least double, at most the
+/// file).
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn gguf_reply(prefix: Vec<u8>, size: f64) -> Result<Vec<String>, Unloaded> {
+    let (have, size) = (prefix.len() as u64, size as u64);
+    Ok(match gguf::parse(&prefix, size) {
+        Ok(g) => reply(Imported::from_gguf(&g)),
+        Err(GgufError::NeedMore { at_least }) if at_least > have && have < size => {
+            vec!["need".to_string(), at_least.max(have.saturating_mul(2)).min(size).to_string()]
+        }
+        Err(e) => reply(Err(e.to_string())),
+    })
+}
+
+/// The parse worker's answer for a config.json.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn config_reply(text: String) -> Result<Vec<String>, Unloaded> {
+    Ok(reply(config::from_config_json(&text).map(Imported::from_config)))
+}
+
+/// The parse worker's answer for a calibration paste fitted for the scenario `query`:
+/// `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn calibrate_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
+    let (scenario, _) = crate::scenario::Scenario::from_query(&query);
+    Ok(match calibrate::calibrate_on_screen(&paste, &scenario, crate::catalog::catalog()) {
+        Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
+        Err(e) => vec!["error".to_string(), e],
+    })
+}
+
+/// A GGUF header from the first `prefix.len()` bytes of a `size`-byte file (a Hub download).
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn gguf_header(prefix: Vec<u8>, size: u64) -> Result<Result<Gguf, GgufError>, Unloaded> {
+    Ok(gguf::parse(&prefix, size))
+}
+
+/// The model of a GGUF file split in shards (`rest` after the first; none for one file).
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn gguf_model(first: Gguf, rest: Vec<Gguf>) -> Result<Result<Imported, String>, Unloaded> {
+    Ok(Imported::from_gguf(&first.join_shards(rest)))
+}
+
+/// The model of a config.json (a Hub download).
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn config_model(text: String) -> Result<Result<Imported, String>, Unloaded> {
+    Ok(config::from_config_json(&text).map(Imported::from_config))
+}
+
+/// The files of a Hub repository, from its API's answer.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn hub_files(listing: String) -> Result<Result<Vec<String>, String>, Unloaded> {
+    Ok(hub::listed_files(&listing))
+}
+
+/// One message of the bandwidth probe.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn probe_message(text: String) -> Result<Result<Message, String>, Unloaded> {
+    Ok(measure::parse_message(&text))
+}
