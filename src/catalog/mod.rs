@@ -212,9 +212,9 @@ pub struct Catalog {
     /// The measured runs ([`Catalog::measurements`]): read with the rest by [`Catalog::parse`];
     /// the built-in catalog reads them on first use, which on the page comes after the first
     /// ceiling is painted.
+    /// The measured runs: read from the files given to [`Catalog::parse`], or, for the built-in
+    /// catalog, from data/measured.csv on first use.
     measurements: OnceLock<Vec<Measurement>>,
-    /// data/measured.csv's text while it is unread.
-    measured: &'static str,
 }
 
 // The page embeds copies that keep only the columns it reads (build.rs); the CLI and the tests
@@ -250,9 +250,7 @@ pub fn catalog() -> &'static Catalog {
     static CATALOG: OnceLock<Catalog> = OnceLock::new();
     // The message through Display: `expect` would keep String's Debug (and its Unicode tables) in
     // the page for a panic the catalog tests rule out.
-    CATALOG.get_or_init(|| {
-        Catalog::parse_deferred([MACHINES, CPUS, MODELS, QUANTS], MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}"))
-    })
+    CATALOG.get_or_init(|| Catalog::parse_deferred([MACHINES, CPUS, MODELS, QUANTS]).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
 }
 
 /// The calibration fitted on the built-in measurements: data/calibration.csv, which
@@ -369,27 +367,28 @@ impl Catalog {
     /// Parses the catalog files (machines, CPUs, models, formats, measured runs); the error lists
     /// every bad line.
     pub fn parse([machines, cpus, models, quants, measured]: [&str; 5]) -> Result<Catalog, String> {
-        let cat = Catalog::parse_deferred([machines, cpus, models, quants], "")?;
+        let cat = Catalog::parse_deferred([machines, cpus, models, quants])?;
         let _ = cat.measurements.set(read_measurements(measured)?);
         Ok(cat)
     }
 
-    /// [`Catalog::parse`] with the measured runs read on first use ([`Catalog::measurements`]).
-    fn parse_deferred([machines, cpus, models, quants]: [&str; 4], measured: &'static str) -> Result<Catalog, String> {
+    /// [`Catalog::parse`] without the measured runs: the built-in catalog's are read on first use
+    /// ([`Catalog::measurements`]).
+    fn parse_deferred([machines, cpus, models, quants]: [&str; 4]) -> Result<Catalog, String> {
         Ok(Catalog {
             machines: csv::records(machines, parse_machine).map_err(|e| format!("machines.csv: {e}"))?,
             cpus: csv::records(cpus, cpus::parse_cpu).map_err(|e| format!("cpus.csv: {e}"))?,
             models: csv::records(models, parse_model).map_err(|e| format!("models.csv: {e}"))?,
             quants: csv::records(quants, parse_quant).map_err(|e| format!("quants.csv: {e}"))?,
             measurements: OnceLock::new(),
-            measured,
         })
     }
 
-    /// Every measured run.
+    /// Every measured run. Only the built-in catalog reads them here, on first use: the page's
+    /// first view needs none, so where the page is split their text goes with the app's part.
     pub fn measurements(&self) -> &[Measurement] {
         self.measurements
-            .get_or_init(|| read_measurements(self.measured).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
+            .get_or_init(|| read_measurements(MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
     }
 
     pub fn machine(&self, id: &str) -> Result<&Machine, String> {

@@ -50,3 +50,27 @@ pub struct Notice {
     pub at_load: Option<String>,
     pub text: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    #[test]
+    fn a_link_resolves_with_a_notice_per_key_it_could_not_use() {
+        let (s, notices) = read("?hw=m4-max-40c&model=no-such-model&ctx=8192&colour=blue", catalog());
+        assert!(s.resolve(catalog()).is_ok());
+        assert_eq!(s.value_text(Key::Hw).as_deref(), Some("m4-max-40c"));
+        assert_eq!(s.value_text(Key::Ctx).as_deref(), Some("8192"));
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.key == Some(Key::Model) && n.text.contains("no-such-model")),
+            "{notices:?}"
+        );
+        assert!(notices.iter().any(|n| n.key.is_none() && n.text.contains("colour")), "{notices:?}");
+        let (plain, none) = read("", catalog());
+        assert_eq!(plain, Scenario::default());
+        assert!(none.is_empty());
+    }
+}

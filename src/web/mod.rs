@@ -8,6 +8,7 @@ pub mod canvas_backend;
 pub mod components;
 pub mod first_view;
 pub mod parse_worker;
+pub mod parts;
 pub mod start;
 pub mod state;
 pub mod tools;

@@ -24,20 +24,20 @@ fn answer(result: Result<Vec<String>, tools::Unloaded>) -> Vec<String> {
 /// `["need", n]` asks for the first `n` bytes instead (at least double, at most the file).
 #[wasm_bindgen]
 pub async fn worker_import_gguf(prefix: Vec<u8>, size: f64) -> Vec<String> {
-    answer(crate::in_tools_part!(tools::gguf_reply(prefix, size)))
+    answer(crate::in_part!(tools::gguf_reply(prefix, size)))
 }
 
 /// In the worker: a pasted or chosen config.json.
 #[wasm_bindgen]
 pub async fn worker_import_config(text: String) -> Vec<String> {
-    answer(crate::in_tools_part!(tools::config_reply(text)))
+    answer(crate::in_part!(tools::config_reply(text)))
 }
 
 /// In the worker: a calibration paste fitted for the scenario `query` (the page's own), as the
 /// page shows it: `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`.
 #[wasm_bindgen]
 pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
-    answer(crate::in_tools_part!(tools::calibrate_reply(paste, query)))
+    answer(crate::in_part!(tools::calibrate_reply(paste, query)))
 }
 
 /// What the page hands the worker.

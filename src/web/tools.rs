@@ -1,8 +1,7 @@
 //! The readers: the GGUF, config.json, Hugging Face listing and calibration paste parsers, and the
 //! reading of the bandwidth probe's messages. Where the release page is split
-//! (`--cfg tokbound_split`, src/web/start.rs) they are a part of the module of their own, fetched
-//! the first time a user imports, calibrates or measures; each function here is then `async`
-//! and [`in_tools_part!`](crate::in_tools_part) awaits it. Elsewhere they are plain calls.
+//! (`--cfg tokbound_split`, [`crate::web::parts`]) they are a part of the module of their own,
+//! `tools`, fetched the first time a user imports, calibrates or measures.
 //!
 //! The parse worker ([`crate::web::parse_worker`]) calls the first three; the import panel's
 //! Hugging Face import and the measure panel call the rest on the page's thread.
@@ -12,36 +11,7 @@ use crate::import::{config, hub};
 use crate::report::calibrate;
 use crate::report::imported::Imported;
 use crate::report::measure::{self, Message};
-
-/// A call into the readers' part: awaited where the page is split (the part may have to be
-/// fetched first), a plain call elsewhere. Gives the function's `Result<_, Unloaded>`.
-#[macro_export]
-macro_rules! in_tools_part {
-    ($call:expr) => {{
-        #[cfg(tokbound_split)]
-        let answer = $call.await;
-        #[cfg(not(tokbound_split))]
-        let answer = $call;
-        answer
-    }};
-}
-
-/// The readers' part could not be fetched.
-#[derive(Debug)]
-pub struct Unloaded;
-
-impl std::fmt::Display for Unloaded {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the page's readers could not be loaded: offline, or the site changed since this page was opened")
-    }
-}
-
-#[cfg(tokbound_split)]
-impl From<wasm_split_helpers::SplitLoaderError> for Unloaded {
-    fn from(_: wasm_split_helpers::SplitLoaderError) -> Self {
-        Unloaded
-    }
-}
+pub use crate::web::parts::Unloaded;
 
 /// Nothing: awaiting it fetches the part, before a run that reads many messages in order.
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]

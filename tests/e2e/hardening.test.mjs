@@ -66,6 +66,9 @@ test('using every view, importing, measuring, calibrating and exporting: no requ
   await page.waitForTimeout(300);
   const outside = [...requests, ...embed.requests].filter((u) => !u.startsWith('http://127.0.0.1:') && !u.startsWith('blob:') && !u.startsWith('data:'));
   assert.deepEqual(outside, [], 'requests that left the machine');
+  // Every part of the module ran under the policy: the app's, and the readers' (measuring reads
+  // the probe's messages with them on the page's thread).
+  for (const part of ['split_app-', 'split_tools-']) assert.ok(requests.some((u) => u.includes(part)), `${part} was loaded`);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   assert.deepEqual([...errors, ...embed.errors], []);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');

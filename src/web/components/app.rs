@@ -2,19 +2,16 @@
 
 use leptos::prelude::*;
 
-use super::calibrate_panel::CalibratePanel;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
 use super::headline::Headline;
-use super::how_it_works::HowItWorks;
-use super::import_panel::ImportPanel;
 use super::inputs_form::InputsForm;
+use super::later_panels::{LaterPanels, Panels};
 use super::model_table::ModelTable;
 use super::notices::Notices;
 use super::provenance::Provenance;
 use super::quant_table::QuantTable;
-use super::share_panel::SharePanel;
 use crate::catalog::catalog;
 use crate::estimator::estimate;
 use crate::report::views;
@@ -99,14 +96,10 @@ pub fn App() -> impl IntoView {
                     <ComparisonTable rows=machine_rows />
                     <ModelTable rows=model_rows />
                 </div>
-                <super::levers_panel::LeversPanel />
-                <super::commands_panel::CommandsPanel estimate=current />
+                <LaterPanels panels=Panels::LeversAndCommands estimate=current />
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
-                <ImportPanel />
-                <CalibratePanel />
-                <SharePanel />
-                <HowItWorks />
+                <LaterPanels panels=Panels::Tools estimate=current />
             })}
         </main>
         <footer>

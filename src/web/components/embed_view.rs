@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::charts_panel::ChartsPanel;
 use super::comparison_table::ComparisonTable;
 use super::headline::Headline;
+use super::later_panels::{LaterPanels, Panels};
 use super::model_table::ModelTable;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::views::{MachineRow, QuantRow};
@@ -43,7 +44,7 @@ pub fn EmbedView(
             {(!charts.is_empty()).then(|| view! { <ChartsPanel estimate=estimate machine_rows=machine_rows quant_rows=quant_rows only=charts /> })}
             {table.then(|| view! { <ComparisonTable rows=machine_rows /> })}
             {models.then(|| view! { <ModelTable rows=model_rows /> })}
-            {levers.then(|| view! { <super::levers_panel::LeversPanel /> })}
+            {levers.then(|| view! { <LaterPanels panels=Panels::Levers estimate=estimate /> })}
             <p class="embed-link">
                 <a href={full} target="_blank" rel="noopener" data-testid="open-full">"open in tokbound ↗"</a>
             </p>

@@ -73,7 +73,7 @@ async fn remote_gguf(url: &str, name: &str, status: WriteSignal<Option<Result<Ve
         };
         prefix.truncate(len as usize);
         let have = prefix.len() as u64;
-        match crate::in_tools_part!(tools::gguf_header(prefix, size)).map_err(|e| format!("{name}: {e}"))? {
+        match crate::in_part!(tools::gguf_header(prefix, size)).map_err(|e| format!("{name}: {e}"))? {
             Ok(g) => return Ok(g),
             Err(gguf::GgufError::NeedMore { at_least }) if at_least > len && have < size => len = at_least,
             Err(e) => return Err(format!("{name}: {e}")),
@@ -88,7 +88,7 @@ async fn hub_gguf(src: &hub::Source, file: &str, status: WriteSignal<Option<Resu
         parts.push(remote_gguf(&src.file_url(&shard), &shard, status).await?);
     }
     let first = parts.remove(0);
-    crate::in_tools_part!(tools::gguf_model(first, parts))
+    crate::in_part!(tools::gguf_model(first, parts))
         .map_err(|e| e.to_string())
         .and_then(|r| r)
         .map_err(|e| format!("{file}: {e}"))
@@ -101,14 +101,14 @@ async fn hub_repo(
 ) -> Result<(Option<Imported>, Vec<String>), String> {
     status.set(Some(Ok(vec![format!("Reading the list of files of {}…", src.repo)])));
     let listing = body_text(&fetch(&src.api_url(), None, &src.repo).await?).await?;
-    let files = crate::in_tools_part!(tools::hub_files(listing)).map_err(|e| e.to_string())??;
+    let files = crate::in_part!(tools::hub_files(listing)).map_err(|e| e.to_string())??;
     let ggufs = hub::gguf_files(&files);
     if !files.iter().any(|f| f == "config.json") {
         return Ok((None, ggufs));
     }
     status.set(Some(Ok(vec![format!("Reading {}'s config.json…", src.repo)])));
     let text = body_text(&fetch(&src.file_url("config.json"), None, "its config.json").await?).await?;
-    let imported = crate::in_tools_part!(tools::config_model(text)).map_err(|e| e.to_string())??;
+    let imported = crate::in_part!(tools::config_model(text)).map_err(|e| e.to_string())??;
     Ok((Some(imported), ggufs))
 }
 

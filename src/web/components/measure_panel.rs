@@ -64,7 +64,7 @@ fn start_probe(
         ..State::default()
     });
     wasm_bindgen_futures::spawn_local(async move {
-        if let Err(e) = crate::in_tools_part!(tools::ready()) {
+        if let Err(e) = crate::in_part!(tools::ready()) {
             return stop(&e.to_string());
         }
         if !state.with_untracked(|st| st.running) {
@@ -105,7 +105,7 @@ pub fn MeasurePanel() -> impl IntoView {
     // call then answers at its first poll, so the messages land in the order they came.
     let on_message = move |text: String| {
         wasm_bindgen_futures::spawn_local(async move {
-            on_parsed(crate::in_tools_part!(tools::probe_message(text)).unwrap_or_else(|e| Err(e.to_string())));
+            on_parsed(crate::in_part!(tools::probe_message(text)).unwrap_or_else(|e| Err(e.to_string())));
         });
     };
     let start = move |_| start_probe(state, probe, stop, on_message);

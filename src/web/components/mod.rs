@@ -16,6 +16,7 @@ pub mod headline;
 pub mod how_it_works;
 pub mod import_panel;
 pub mod inputs_form;
+pub mod later_panels;
 pub mod levers_panel;
 pub mod live_cells;
 pub mod machine_picker;
