@@ -93,3 +93,25 @@ test('when the app\'s part cannot be fetched, the first view keeps the link\'s c
   assert.equal(await page.getByTestId('panic').count(), 0);
   assert.equal(await page.locator('.part-error a').getAttribute('href'), '?hw=m4-max-40c&model=llama-3.1-8b');
 });
+
+test('the panels below the tables arrive in a part of their own; if it cannot be fetched, their place says so and the rest works', async () => {
+  const { page, requests } = await openPage(browser);
+  await page.goto(server.base + '?hw=rtx-4090&model=qwen3-8b');
+  await ceiling(page);
+  await page.getByTestId('levers').waitFor();
+  await page.getByTestId('import-config').waitFor();
+  assert.ok(requests.some((u) => /split_more-[0-9a-f]+\.wasm$/.test(u)));
+  const broken = await openPage(browser);
+  await broken.page.route('**/split_more-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await broken.page.goto(server.base + '?hw=rtx-4090&model=qwen3-8b');
+  await ceiling(broken.page);
+  await broken.page.getByTestId('part-error').first().waitFor();
+  assert.equal(await broken.page.getByTestId('part-error').count(), 2, 'the levers and commands, and the panels at the bottom');
+  assert.match(await broken.page.getByTestId('part-error').first().textContent(), /could not be loaded: offline/);
+  assert.equal(await broken.page.getByTestId('import-config').count(), 0);
+  const table = broken.page.getByTestId('comparison-table');
+  await table.locator('tbody tr').first().waitFor();
+  await broken.page.getByTestId('input-ctx').fill('65536');
+  await broken.page.waitForFunction(() => /64K context/.test(document.querySelector('[data-testid=headline-scenario]').textContent));
+  assert.equal(await broken.page.getByTestId('panic').count(), 0);
+});

@@ -171,3 +171,22 @@ test('a parse worker that cannot load says so and keeps every input', async () =
   assert.equal(await page.getByTestId('input-model').inputValue(), 'qwen3-8b');
   assert.equal(await ceiling(page), before);
 });
+
+test('readers that cannot be fetched say so and keep every input, for a paste and for measuring', async () => {
+  const { page } = await fresh('?hw=rtx-4090&model=qwen3-8b&ctx=4096');
+  // The readers' part, asked for by the parse worker (a paste) and by the page (measuring).
+  await page.context().route('**/split_tools-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const before = await ceiling(page);
+  const text = '{"num_hidden_layers": 32, "hidden_size": 4096}';
+  await page.getByTestId('import-config').fill(text);
+  await page.getByTestId('import-config-apply').click();
+  const status = await settled(page, 'could not be loaded');
+  assert.match(status, /the config\.json: .*could not be loaded: offline/, status);
+  assert.equal(await page.getByTestId('import-config').inputValue(), text);
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'qwen3-8b');
+  assert.equal(await ceiling(page), before);
+  await page.getByTestId('measure-start').click();
+  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('[data-testid=measure-status]').textContent));
+  assert.equal(await page.getByTestId('measure-start').isEnabled(), true, 'measuring can be tried again');
+  assert.equal(await page.getByTestId('input-machine').inputValue(), 'rtx-4090');
+});
