@@ -28,9 +28,14 @@ const pin = (name, bytes) => {
 };
 
 if (release && process.env.TOKBOUND_SPLIT === '1') {
-  const added = split(dir, readFileSync('index.html', 'utf8'));
+  const { added, loader } = split(dir, readFileSync('index.html', 'utf8'));
   const wasm = readdirSync(dir).find((n) => /^tokbound-web-[0-9a-f]+_bg\.wasm$/.test(n));
   pin(wasm, readFileSync(join(dir, wasm)));
+  // The parts' loader is a static import of the glue: preloaded beside it, not after it.
+  const glueLink = /<link[^>]*rel="?modulepreload"?[^>]*>/.exec(html)?.[0];
+  if (!glueLink) { console.error('postbuild.mjs: no modulepreload link for the glue'); process.exit(1); }
+  const loaderLink = `<link crossorigin href=./${loader} integrity=${sri(readFileSync(join(dir, loader)))} rel=modulepreload>`;
+  html = html.replace(glueLink, glueLink + loaderLink);
   console.log(`postbuild.mjs: split the module; added ${added.join(', ')}`);
 }
 

@@ -11,7 +11,8 @@
 //   3. wasm-opt optimises every part with the parameters on index.html's rust link;
 //   4. the files replace Trunk's module in the staging directory, the loader and the parts named
 //      by their content's hash, so a page of one release never loads parts of another.
-// Returns the names of the files it added.
+// Returns the names of the files it added, and the loader's (which the page should preload: the
+// glue imports it, so without a preload it is fetched only once the glue has arrived).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,7 @@ export function split(staging, sourceHtml) {
     if (!glueText.includes('from "./__wasm_split.js"')) throw new Error('split.mjs: the glue does not import the loader');
     writeFileSync(join(staging, glue), glueText.replaceAll('from "./__wasm_split.js"', `from "./${loaderName}"`));
     added.push(loaderName);
-    return added;
+    return { added, loader: loaderName };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -82,7 +82,7 @@ fn href(document: &web_sys::Document, selector: &str) -> Option<String> {
 fn module_urls() -> Option<(String, String)> {
     let document = web_sys::window()?.document()?;
     Some((
-        href(&document, "link[rel=modulepreload]")?,
+        href(&document, "link[rel=modulepreload][href*='tokbound-web-']")?,
         href(&document, "link[rel=preload][type='application/wasm']")?,
     ))
 }
