@@ -64,7 +64,7 @@ pub fn html(cat: &Catalog) -> Result<String, String> {
     let headline = headline(cat, &Scenario::default(), Figures::Frame)?;
     let legends: String = ["Machine", "Model", "Context and memory"]
         .iter()
-        .map(|l| format!(r#"<fieldset class="picker shell-fieldset"><legend>{l}</legend></fieldset>"#))
+        .map(|l| format!(r#"<fieldset class="picker shell-fieldset"><legend>{l}</legend><p class="hint">loading…</p></fieldset>"#))
         .collect();
     Ok(format!(
         concat!(
