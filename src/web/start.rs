@@ -1,10 +1,10 @@
 //! Browser start-up: the panic hook, the first view, then the app.
 //!
-//! The page's module is split in two where the release build is (`--cfg tokbound_split`, set by
-//! scripts/webenv for `make dist`; docs/performance.md): this start-up, the link's reading and
-//! the estimator in the first part, which paints the link's ceiling ([`first_view`]); the
-//! Leptos app, its tables, charts and tools in the second, fetched as soon as the first has
-//! painted ([`mount_app`]). Other builds (tests, lints) keep one module and mount at once.
+//! Where the release page's module is split in parts (`--cfg tokbound_split`, set by
+//! scripts/webenv for `make dist`; [`crate::web::parts`]), this start-up, the link's reading and
+//! the estimator are in the first part, which paints the link's ceiling ([`first_view`]); the
+//! Leptos app is in the `app` part, asked for just before that ceiling is computed
+//! ([`mount_app`] once it is in). Other builds (tests, lints) keep one module and mount at once.
 
 use crate::web::first_view;
 
