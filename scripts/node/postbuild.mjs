@@ -28,7 +28,14 @@ const pin = (name, bytes) => {
 };
 
 if (release && process.env.TOKBOUND_SPLIT === '1') {
-  const { added, loader } = split(dir, readFileSync('index.html', 'utf8'));
+  let parts;
+  try {
+    parts = split(dir, readFileSync('index.html', 'utf8'));
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
+  const { added, loader } = parts;
   const wasm = readdirSync(dir).find((n) => /^tokbound-web-[0-9a-f]+_bg\.wasm$/.test(n));
   pin(wasm, readFileSync(join(dir, wasm)));
   // The parts' loader is a static import of the glue: preloaded beside it, not after it.

@@ -19,7 +19,14 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+const run = (cmd, args) => {
+  try {
+    execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  } catch (e) {
+    const why = e.code === 'ENOENT' ? 'not found on PATH: `make setup` installs it' : `failed (${e.status ?? e.message})`;
+    throw new Error(`split.mjs: ${cmd} ${why}`);
+  }
+};
 const short = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 
 export function split(staging, sourceHtml) {
