@@ -4,9 +4,10 @@
 //
 // Trunk builds the module with relocations (`--emit-relocs`) and runs wasm-bindgen on it whole;
 // this step starts again from cargo's output:
-//   1. wasm-split-cli cuts it at the `#[wasm_split]` functions (src/web/start.rs: the app;
-//      src/web/parse_worker.rs: the tools): a first part, one file per split-off part, chunks
-//      of code two parts share, and `__wasm_split.js`, which loads them;
+//   1. wasm-split-cli cuts it at the `#[wasm_split]` functions (src/web/start.rs: `app`;
+//      src/web/components/later_panels.rs: `more`; src/web/tools.rs: `tools`): a first part,
+//      one file per split-off part, chunks of code two parts share, and `__wasm_split.js`,
+//      which loads them;
 //   2. wasm-bindgen writes the first part's glue (with the linker's exports the parts import);
 //   3. wasm-opt optimises every part with the parameters on index.html's rust link;
 //   4. the files replace Trunk's module in the staging directory, the loader and the parts named

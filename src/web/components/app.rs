@@ -99,7 +99,7 @@ pub fn App() -> impl IntoView {
                 <LaterPanels panels=Panels::LeversAndCommands estimate=current />
                 <QuantTable rows=quant_rows />
                 <ChartsPanel estimate=current machine_rows=machine_rows quant_rows=quant_rows />
-                <LaterPanels panels=Panels::Tools estimate=current />
+                <LaterPanels panels=Panels::Bottom estimate=current />
             })}
         </main>
         <footer>

@@ -23,8 +23,8 @@ pub enum Panels {
     LeversAndCommands,
     /// What would make it faster alone (an embed's `levers` view).
     Levers,
-    /// Import, calibration, share, and how the numbers are made.
-    Tools,
+    /// The panels at the bottom: import, calibration, share, and how the numbers are made.
+    Bottom,
 }
 
 /// A group of panels from the `more` part, shown when it is in.
@@ -38,7 +38,7 @@ pub fn LaterPanels(
         let view = match panels {
             Panels::LeversAndCommands => crate::in_part!(levers_and_commands(Some(estimate))),
             Panels::Levers => crate::in_part!(levers_and_commands(None)),
-            Panels::Tools => crate::in_part!(tool_panels()),
+            Panels::Bottom => crate::in_part!(bottom_panels()),
         };
         view.unwrap_or_else(|e| view! { <p class="part-error" role="alert" data-testid="part-error">{e.to_string()}</p> }.into_any())
     }))
@@ -54,7 +54,7 @@ fn levers_and_commands(commands_for: Option<Memo<Option<(Inputs, Estimate)>>>) -
 }
 
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(more, fallible))]
-fn tool_panels() -> Result<AnyView, Unloaded> {
+fn bottom_panels() -> Result<AnyView, Unloaded> {
     Ok(view! {
         <ImportPanel />
         <CalibratePanel />
