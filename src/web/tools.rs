@@ -31,6 +31,11 @@ fn reply(result: Result<Imported, String>) -> Vec<String> {
     }
 }
 
+/// The model a config.json describes.
+fn imported_config(text: &str) -> Result<Imported, String> {
+    config::from_config_json(text).map(Imported::from_config)
+}
+
 /// The parse worker's answer for the first `prefix.len()` bytes of a `size`-byte GGUF file:
 /// the import, or `["need", n]` for the first `n` bytes instead (at least double, at most the
 /// file).
@@ -49,7 +54,7 @@ pub fn gguf_reply(prefix: Vec<u8>, size: f64) -> Result<Vec<String>, Unloaded> {
 /// The parse worker's answer for a config.json.
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
 pub fn config_reply(text: String) -> Result<Vec<String>, Unloaded> {
-    Ok(reply(config::from_config_json(&text).map(Imported::from_config)))
+    Ok(reply(imported_config(&text)))
 }
 
 /// The parse worker's answer for a calibration paste fitted for the scenario `query`:
@@ -78,7 +83,7 @@ pub fn gguf_model(first: Gguf, rest: Vec<Gguf>) -> Result<Result<Imported, Strin
 /// The model of a config.json (a Hub download).
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
 pub fn config_model(text: String) -> Result<Result<Imported, String>, Unloaded> {
-    Ok(config::from_config_json(&text).map(Imported::from_config))
+    Ok(imported_config(&text))
 }
 
 /// The files of a Hub repository, from its API's answer.
