@@ -43,7 +43,7 @@ export function split(staging, sourceHtml) {
     run('wasm-split-cli', [raw, parts, '--out-name', stem]);
     const bg = join(work, 'bg');
     run('wasm-bindgen', ['--target=web', '--no-typescript', '--keep-lld-exports', `--out-dir=${bg}`, `--out-name=${stem}`, join(parts, `${stem}.wasm`)]);
-    const opt = (from, to) => run('wasm-opt', [`--output=${to}`, '-Oz', from, ...params.split(/\s+/).filter(Boolean)]);
+    const opt = (from, to, ...more) => run('wasm-opt', [`--output=${to}`, '-Oz', from, ...params.split(/\s+/).filter(Boolean), ...more]);
     opt(join(bg, `${stem}_bg.wasm`), join(staging, `${stem}_bg.wasm`));
     copyFileSync(join(bg, `${stem}.js`), join(staging, glue));
     // The parts and their loader, renamed by content; the loader names the parts, the glue the loader.
@@ -51,7 +51,10 @@ export function split(staging, sourceHtml) {
     const added = [];
     for (const part of readdirSync(parts).filter((n) => n.endsWith('.wasm') && n !== `${stem}.wasm`)) {
       const tmp = join(work, part);
-      opt(join(parts, part), tmp);
+      // A later part's functions come out of wasm-split-cli in no useful order; sorted by name,
+      // the instances of one generic function sit together, where gzip finds their likeness
+      // (the parts −5.6 KB gzipped in all; the first part, whose order is the linker's, grows).
+      opt(join(parts, part), tmp, '--reorder-functions-by-name');
       const bytes = readFileSync(tmp);
       const name = `${part.slice(0, -5)}-${short(bytes)}.wasm`;
       writeFileSync(join(staging, name), bytes);
