@@ -21,6 +21,12 @@ pub const FEATURED: [&str; 14] = [
     "mi300x",
 ];
 
+/// The height a machine's row needs for its 12 px label to stand clear of the next, in CSS pixels.
+const ROW_HEIGHT: f64 = 17.0;
+/// What the chart needs besides its rows: title, axis, axis label and a legend of up to three
+/// lines on a phone's width, in CSS pixels.
+const FRAME_HEIGHT: f64 = 170.0;
+
 /// One machine's bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bar {
@@ -50,6 +56,8 @@ pub fn plot(bars: &[Bar]) -> Plot {
         .collect();
     let x_max = axis_max(bars.iter().map(|b| b.ceiling));
     let mut p = Plot::new(title, Axis::linear("tok/s", 0.0, x_max), Axis::categories("", labels));
+    p.min_height = FRAME_HEIGHT + ROW_HEIGHT * bars.len() as f64;
+    p.facts.push(("rows", bars.len().to_string()));
     let rows = || bars.iter().enumerate().map(|(i, b)| (i as f64, b));
     p.add(
         Some("ceiling".into()),
@@ -154,6 +162,26 @@ mod tests {
         }
         assert!(plot(&bars).facts.contains(&("measured-machines", "1".to_string())));
         assert!(doc.matches("<rect").count() >= 7);
+    }
+
+    #[test]
+    fn a_row_per_machine_gets_room_for_its_label() {
+        let bar = |label: &str| Bar {
+            label: label.into(),
+            ceiling: 10.0,
+            expected: 8.0,
+            low: 7.0,
+            high: 9.0,
+            highlight: false,
+            fits: true,
+            measured: None,
+        };
+        let few = plot(&[bar("a"), bar("b")]);
+        let all: Vec<Bar> = FEATURED.iter().map(|id| bar(id)).collect();
+        let many = plot(&all);
+        assert!(many.min_height > few.min_height);
+        assert!((many.min_height - FRAME_HEIGHT) / FEATURED.len() as f64 >= 16.0);
+        assert_eq!(plot(&[]).min_height, 0.0);
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Plot {
     /// Facts the drawing shows, carried by the page's canvas as `data-` attributes for outside
     /// checks (`("max-streams", "4")` is `data-max-streams="4"`).
     pub facts: Vec<(&'static str, String)>,
+    /// The least height, in CSS pixels, at which the chart can be read: a chart of labelled rows
+    /// needs room per row however narrow the page is. 0 for charts that scale freely.
+    pub min_height: f64,
 }
 
 impl Plot {
@@ -39,6 +42,7 @@ impl Plot {
             series: Vec::new(),
             message: None,
             facts: Vec::new(),
+            min_height: 0.0,
         }
     }
 

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { serve, launch, load, ceiling } from './harness.mjs';
+import { serve, launch, load, ceiling, drawn } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -183,6 +183,24 @@ test('on a phone the key figures stay on screen and the tables say they scroll',
     assert.ok(box && box.x + box.width <= 390, `${id} is off screen: ${JSON.stringify(box)}`);
   }
   assert.ok(await page.locator('.scroll-cue').first().isVisible());
+  await ctx.close();
+});
+
+test('on a phone the machines chart keeps room for each machine\'s label', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const page = await ctx.newPage();
+  await page.goto(server.base + '?hw=rtx-4090&model=qwen3-30b-a3b');
+  await ceiling(page);
+  const chart = page.getByTestId('chart-machines');
+  await chart.scrollIntoViewIfNeeded();
+  await drawn(page, 'chart-machines');
+  const { rows, width, height, bitmap } = await chart.evaluate((c) => ({
+    rows: Number(c.dataset.rows), width: c.clientWidth, height: c.clientHeight, bitmap: c.height,
+  }));
+  assert.ok(rows >= 14, `rows ${rows}`);
+  // Left to the page's aspect (0.55 of a 390 px column, at least 260 px) the rows would get about 7 px each.
+  assert.ok(height >= 170 + 16 * rows, `${rows} rows in ${height} px at ${width} px wide`);
+  assert.ok(Math.abs(bitmap - height * 2) <= 2, `bitmap ${bitmap} px high for ${height} CSS px: drawn at the device pixel ratio, not stretched`);
   await ctx.close();
 });
 

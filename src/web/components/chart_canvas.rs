@@ -65,12 +65,13 @@ pub fn ChartCanvas(
             if generation.get() != this {
                 return;
             }
+            let Some(p) = build() else { return };
             let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
             let css_width = f64::from(canvas.client_width().max(300));
-            let css_height = (css_width * 0.55).clamp(260.0, 460.0);
+            // Wide pages get a wide chart; a chart of rows keeps room for each row's label.
+            let css_height = (css_width * 0.55).clamp(260.0, 460.0).max(p.min_height);
             surface.set_width((css_width * ratio) as u32);
             surface.set_height((css_height * ratio) as u32);
-            let Some(p) = build() else { return };
             for (name, value) in &p.facts {
                 let _ = canvas.set_attribute(&format!("data-{name}"), value);
             }
