@@ -1,13 +1,13 @@
 // Trunk post-build hook (Trunk.toml [[hooks]]), run with TRUNK_STAGING_DIR set; usable by hand:
 // node scripts/node/postbuild.mjs DIR [release]
 //
-// 1. Release builds: minifies the JavaScript files (the wasm-bindgen glue and the measuring
+// 1. Release builds made with `--cfg tokbound_split` (TOKBOUND_SPLIT=1, scripts/webenv): the
+//    module is split in parts (split.mjs), which replace Trunk's single module.
+// 2. Release builds: minifies the JavaScript files (the wasm-bindgen glue and the measuring
 //    worker) with terser. Trunk 0.21's own minifier cannot parse the glue's
 //    `export { … as default }` and leaves it as written. The subresource-integrity hashes Trunk
 //    wrote for the preloaded files are recomputed for the minified bytes.
-// 0. Release builds made with `--cfg tokbound_split` (TOKBOUND_SPLIT=1, scripts/webenv): the
-//    module is split in parts (split.mjs), which replace Trunk's single module.
-// 2. Pins the page's Content-Security-Policy to the inline loader script and the inline style
+// 3. Pins the page's Content-Security-Policy to the inline loader script and the inline style
 //    sheet, by their SHA-256, so no other inline script or style can apply.
 import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
 import { createHash } from 'node:crypto';

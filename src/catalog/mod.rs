@@ -210,10 +210,8 @@ pub struct Catalog {
     pub models: Vec<Model>,
     pub quants: Vec<Quant>,
     /// The measured runs ([`Catalog::measurements`]): read with the rest by [`Catalog::parse`];
-    /// the built-in catalog reads them on first use, which on the page comes after the first
-    /// ceiling is painted.
-    /// The measured runs: read from the files given to [`Catalog::parse`], or, for the built-in
-    /// catalog, from data/measured.csv on first use.
+    /// the built-in catalog reads data/measured.csv on first use, which on the page comes after
+    /// the first ceiling is painted.
     measurements: OnceLock<Vec<Measurement>>,
 }
 
