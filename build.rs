@@ -93,7 +93,22 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "draft",
         ],
     ),
-    ("quants.csv", &["id", "name", "format", "bpw", "other_bpw", "weights", "kv"]),
+    (
+        "quants.csv",
+        &[
+            "id",
+            "name",
+            "format",
+            "bpw",
+            "other_bpw",
+            "weights",
+            "kv",
+            "engines",
+            "backends",
+            "runtimes",
+            "models",
+        ],
+    ),
     // The fit, every column.
     ("calibration.csv", &[]),
     (

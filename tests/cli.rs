@@ -911,22 +911,22 @@ fn the_commands_that_run_and_measure_four_scenarios() {
     let golden = [
         (
             "hw=rtx-4090&model=qwen2.5-32b",
-            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4096 -ngl 64 -fa on",
-            "llama-bench -m qwen2.5-32b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 64 -o md",
+            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4224 -ngl 65 -fa on",
+            "llama-bench -m qwen2.5-32b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 65 -o md",
         ),
         (
             "hw=rtx-4090&model=llama-3.1-70b&cpu=ryzen-9-7950x&threads=16",
-            "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4096 -ngl 45 -t 16 -fa on",
+            "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4224 -ngl 45 -t 16 -fa on",
             "llama-bench -m llama-3.1-70b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 45 -t 16 -o md",
         ),
         (
             "hw=rtx-4090&model=deepseek-r1&offload=experts&ram=768&ram_bw=614.4&cpu=epyc-9355&kv=q8_0&ctx=8192",
-            "llama-server -m deepseek-r1-Q4_K_M.gguf -c 8192 -ngl 61 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -fa on",
-            "llama-bench -m deepseek-r1-Q4_K_M.gguf -p 0 -n 128 -d 8192 -fa 1 -ngl 61 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -o md",
+            "llama-server -m deepseek-r1-Q4_K_M.gguf -c 8320 -ngl 62 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -fa on",
+            "llama-bench -m deepseek-r1-Q4_K_M.gguf -p 0 -n 128 -d 8192 -fa 1 -ngl 62 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -o md",
         ),
         (
             "hw=ddr5-5600-2ch&model=qwen2.5-32b&threads=8",
-            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4096 -ngl 0 -t 8 -fa on",
+            "llama-server -m qwen2.5-32b-Q4_K_M.gguf -c 4224 -ngl 0 -t 8 -fa on",
             "llama-bench -m qwen2.5-32b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 0 -t 8 -o md",
         ),
     ];
@@ -940,7 +940,7 @@ fn the_commands_that_run_and_measure_four_scenarios() {
     let v = json(&["estimate", "hw=rtx-4090&model=qwen2.5-32b&draft=qwen2.5-0.5b&split=2"]);
     let run = v["commands"]["run"].as_str().unwrap();
     assert!(
-        run.contains(" -md qwen2.5-0.5b-Q4_K_M.gguf --draft-max 4") && run.contains("--tensor-split 1,1"),
+        run.contains(" -md qwen2.5-0.5b-Q4_K_M.gguf --spec-type draft-simple --spec-draft-n-max 4") && run.contains("--tensor-split 1,1"),
         "{run}"
     );
     assert!(v["commands"]["bench"].as_str().unwrap().contains(" -ts 1/1 "));
@@ -949,6 +949,84 @@ fn the_commands_that_run_and_measure_four_scenarios() {
     let v = json(&["estimate", "hw=m4-max-40c&model=qwen3-30b-a3b&backend=mlx&quant=mlx-4bit"]);
     assert!(v["commands"]["run"].as_str().unwrap().starts_with("mlx_lm.server --model "));
     assert!(v["commands"]["bench"].as_str().unwrap().starts_with("mlx_lm.generate "));
+}
+
+/// The words a POSIX shell splits `command` into (the real `sh`, as a user's terminal would).
+fn shell_words(command: &str) -> Vec<String> {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("printf '%s\\n' {command}"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "sh rejects: {command}");
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn commands_for_a_custom_model_name_a_placeholder_and_every_command_is_shell_safe() {
+    // A custom model of a file size: no catalog model's file, a context that holds the depth plus
+    // the tokens generated, and every layer with the output layer on the GPU.
+    let v = json(&["estimate", "bw=1000&weights=19GB&ctx=0"]);
+    let run = v["commands"]["run"].as_str().unwrap();
+    let words = shell_words(run);
+    assert_eq!(&words[..5], ["llama-server", "-m", "YOUR_MODEL.gguf", "-c", "128"], "{run}");
+    assert!(v["commands"]["note"].as_str().unwrap().contains("Replace YOUR_MODEL.gguf"));
+    let bench = shell_words(v["commands"]["bench"].as_str().unwrap());
+    assert_eq!(&bench[..3], ["llama-bench", "-m", "YOUR_MODEL.gguf"]);
+    assert!(bench.windows(2).any(|w| w == ["-d", "0"]), "{bench:?}");
+    // An imported architecture: the same placeholder, -ngl one past its layers.
+    let v = json(&[
+        "estimate",
+        "hw=rtx-4090&hidden=4096&layers=32&heads=32&kv_heads=8&head_dim=128&vocab=128256&ffn=14336&params=8&ctx=1000",
+    ]);
+    let run = shell_words(v["commands"]["run"].as_str().unwrap());
+    assert!(run.windows(2).any(|w| w == ["-m", "YOUR_MODEL.gguf"]), "{run:?}");
+    assert!(
+        run.windows(2).any(|w| w == ["-c", "1128"]) && run.windows(2).any(|w| w == ["-ngl", "33"]),
+        "{run:?}"
+    );
+    // Every command of a spread of scenarios splits into the words meant: the file one word.
+    for q in [
+        "hw=rtx-4090&model=qwen2.5-32b&draft=qwen2.5-0.5b",
+        "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=20&kv=q8_0",
+        "hw=m4-max-40c&model=qwen3-30b-a3b&quant=mlx-4bit",
+        "hw=rtx-3090&with=rtx-3060-12g&model=llama-3.1-70b&quant=iq2_xs",
+    ] {
+        let v = json(&["estimate", q]);
+        for which in ["run", "bench"] {
+            let text = v["commands"][which].as_str().unwrap();
+            // The shell's words, each quoted back as tokbound quotes one word, give the line again:
+            // every argument is one word, none split or merged.
+            let words = shell_words(text);
+            let again: Vec<String> = words.iter().map(|w| tokbound::report::commands::shell_word(w)).collect();
+            assert_eq!(again.join(" "), text, "{q}: {words:?}");
+        }
+    }
+    // A dense model with experts in RAM asked for gets no expert flags.
+    let v = json(&["estimate", "hw=rtx-3060-12g&model=llama-3.1-70b&offload=experts"]);
+    assert!(!v["commands"]["run"].as_str().unwrap().contains("exps"), "{v}");
+}
+
+#[test]
+fn formats_run_only_where_their_engine_and_backend_run_them() {
+    // MLX off Apple, and a GGUF engine named with a format it cannot load: refused naming quant.
+    for q in [
+        "hw=rtx-4090&model=qwen3-30b-a3b&quant=mlx-4bit",
+        "hw=m4-max-40c&model=qwen3-30b-a3b&quant=mlx-4bit&engine=llama.cpp",
+        "hw=rtx-4090&model=qwen3-30b-a3b&quant=awq-4bit&engine=ollama",
+    ] {
+        let (code, _, err) = run(&["estimate", q]);
+        assert_eq!(code, 2, "{q}");
+        assert!(err.starts_with("quant:"), "{q}: {err}");
+    }
+    // On a Mac an MLX format is MLX's, with mlx_lm's commands.
+    let v = json(&["estimate", "hw=m4-max-40c&model=qwen3-30b-a3b&quant=mlx-4bit"]);
+    assert_eq!(v["backend"], "mlx");
+    // AWQ without engine=: estimated, with a note naming its runtimes and no llama.cpp command.
+    let v = json(&["estimate", "hw=rtx-4090&model=qwen2.5-32b&quant=awq-4bit"]);
+    assert!(v["commands"]["run"].is_null() && v["commands"]["bench"].is_null(), "{v}");
+    assert!(v["commands"]["note"].as_str().unwrap().contains("vLLM"));
+    assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("vLLM")));
 }
 
 #[test]

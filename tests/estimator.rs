@@ -204,9 +204,12 @@ proptest! {
         ctx in 0u32..10_000_000, frac in 0.0f64..=1.0, batch in 1u32..4096, k in 1u32..32, accept in 0.0f64..=1.0,
     ) {
         let cat = catalog();
-        let hw = &cat.machines[machine % cat.machines.len()].id;
+        let hw = &cat.machines[machine % cat.machines.len()];
         let m = &cat.models[model % cat.models.len()].id;
-        let weight_quants: Vec<_> = cat.quants.iter().filter(|q| q.weights).collect();
+        // The formats this machine's backends run (MLX's only on Apple).
+        let runs = |q: &&tokbound::catalog::Quant| hw.allowed_backends().iter().any(|b| q.runs_on_backend(b.id()));
+        let weight_quants: Vec<_> = cat.quants.iter().filter(|q| q.weights).filter(runs).collect();
+        let hw = &hw.id;
         let q = &weight_quants[quant % weight_quants.len()].id;
         let e = run(&format!("hw={hw}&model={m}&quant={q}&ctx={ctx}&gpu_frac={frac}&batch={batch}&draft=qwen2.5-0.5b&k={k}&accept={accept}"));
         prop_assert!(finite(&e));

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use tokbound::catalog::catalog;
-use tokbound::estimator::estimate;
+use tokbound::estimator::{estimate, Pool};
 use tokbound::report::levers::{apply, levers, Lever};
 use tokbound::scenario::Scenario;
 
@@ -72,9 +72,17 @@ fn experts_in_ram_with_vram_to_spare_move_the_later_layers_experts_to_the_gpu() 
     assert!(n > 0 && n < 36, "{n}");
     assert!(lever.ratio > 1.2 && lever.fits == Some(true), "{}", lever.ratio);
     assert!(lever.note.contains(&format!("--n-cpu-moe {n}")), "{}", lever.note);
-    // One layer fewer in RAM no longer fits: it is the fewest.
+    // It leaves the runtime room: VRAM is at most 95% full, and one layer fewer in RAM would take
+    // it past that.
+    let vram = |query: &Scenario| {
+        let e = estimate(&query.resolve(catalog()).unwrap());
+        let p = e.pools.iter().find(|p| p.pool == Pool::Vram).unwrap().clone();
+        p.needed_bytes / p.capacity_bytes.unwrap()
+    };
+    let chosen = apply(&s, &lever.change).unwrap();
+    assert!(vram(&chosen) <= 0.95, "{}", vram(&chosen));
     let fewer = apply(&s, &[(tokbound::scenario::Key::CpuMoe, (n - 1).to_string())]).unwrap();
-    assert_eq!(estimate(&fewer.resolve(catalog()).unwrap()).fits, Some(false));
+    assert!(vram(&fewer) > 0.95, "{}", vram(&fewer));
     // A model that fits whole: the lever is to keep every expert in VRAM.
     let (s, l) = of("hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ram_bw=100");
     each_lever_opens_its_figure(&s, &l);
@@ -90,7 +98,67 @@ fn experts_in_ram_gain_from_ram_channels_and_nothing_from_a_faster_gpu() {
     assert!(channels.ratio > 1.8, "{}", channels.ratio);
     let gpu = find(&l, "bw=2016");
     assert!(gpu.ratio < 1.05 && gpu.label.starts_with("a faster GPU: no gain"), "{}", gpu.label);
-    assert!(gpu.label.contains("% of this token's time is system RAM"));
+    assert!(gpu.label.contains("% of this token's time is reading system RAM"));
+}
+
+#[test]
+fn a_lever_that_changes_the_machine_re_decides_the_placement_for_it() {
+    // Experts in RAM on a 12 GB card: a machine or a second card that holds it all puts it all in
+    // VRAM, so the offload asked for on the small card does not ride along.
+    let (s, with) = of("hw=rtx-3060-12g&model=qwen3-30b-a3b&offload=experts");
+    each_lever_opens_its_figure(&s, &with);
+    let (_, without) = of("hw=rtx-3060-12g&model=qwen3-30b-a3b");
+    let cheapest = |l: &[Lever]| {
+        l.iter()
+            .find(|x| x.label.starts_with("the cheapest machine"))
+            .map(|x| (x.change.iter().find(|(k, _)| k.name() == "hw").unwrap().1.clone(), x.expected_tok_s))
+            .unwrap()
+    };
+    assert_eq!(cheapest(&with), cheapest(&without));
+    let second = find(&with, "with=rtx-3060-12g");
+    assert!(second.ratio > 3.0, "{}", second.ratio);
+    assert!((second.expected_tok_s - find(&without, "with=rtx-3060-12g").expected_tok_s).abs() < 1e-9);
+    // The change says what it clears, so its keys open the same scenario.
+    assert!(second.change_text().contains("offload="), "{}", second.change_text());
+}
+
+#[test]
+fn levers_name_the_pool_that_binds_and_offer_the_ram_that_stops_disk_reads() {
+    // DeepSeek R1 with its experts in 256 GiB of RAM: most of the token's time is the disk.
+    let (s, l) = of("hw=rtx-4090&model=deepseek-r1&offload=experts&ram=256&ram_bw=307.2");
+    each_lever_opens_its_figure(&s, &l);
+    let gpu = find(&l, "bw=2016");
+    assert!(gpu.label.contains("reading the disk"), "{}", gpu.label);
+    let ram = find(&l, "ram=");
+    assert!(
+        ram.ratio > 5.0 && ram.label.contains("no weight is read from disk"),
+        "{}",
+        ram.label
+    );
+    let e = estimate(&apply(&s, &ram.change).unwrap().resolve(catalog()).unwrap());
+    assert!(e.pools.iter().all(|p| p.pool != Pool::Disk));
+    // RAM's speed is no lever while the disk binds, and nothing offered gains nothing.
+    assert!(!l.iter().any(|x| x.change_text().starts_with("ram_bw=")), "{l:?}");
+    for x in &l {
+        let explains = x.label.starts_with("a faster GPU") || x.label.starts_with("a shorter context");
+        assert!(x.alternative || x.ratio >= 1.01 || explains, "{}: {}", x.label, x.ratio);
+    }
+}
+
+#[test]
+fn a_change_that_costs_speed_is_an_alternative_never_a_lever() {
+    for query in ["hw=ddr5-5600-2ch&model=llama-3.1-8b", "hw=rtx-4090&model=qwen2.5-32b"] {
+        let (s, l) = of(query);
+        each_lever_opens_its_figure(&s, &l);
+        assert!(l.iter().any(|x| x.alternative), "{query}: no alternative");
+        for x in &l {
+            assert_eq!(x.alternative, x.ratio < 1.0, "{query}: {} ×{}", x.label, x.ratio);
+        }
+    }
+    let (_, l) = of("hw=ddr5-5600-2ch&model=llama-3.1-8b");
+    assert!(find(&l, "hw=raspberry-pi-5").alternative);
+    let (_, l) = of("hw=rtx-4090&model=qwen2.5-32b");
+    assert!(find(&l, "hw=rx-7900-xtx").alternative);
 }
 
 #[test]
@@ -138,10 +206,33 @@ fn the_cli_prints_the_levers_as_json() {
     let rows = v["levers"].as_array().unwrap();
     assert!(rows.len() >= 5);
     for r in rows {
-        for field in ["change", "label", "expected_tok_s", "figure", "ratio", "fits", "cost", "note"] {
+        for field in [
+            "change",
+            "label",
+            "expected_tok_s",
+            "figure",
+            "ratio",
+            "fits",
+            "cost",
+            "note",
+            "alternative",
+        ] {
             assert!(r.as_object().unwrap().contains_key(field), "{field}: {r}");
         }
+        assert_eq!(r["alternative"].as_bool(), Some(r["ratio"].as_f64().unwrap() < 1.0), "{r}");
     }
+    // --text: a line per lever, the alternatives apart under their own heading.
+    let text = Command::new(env!("CARGO_BIN_EXE_tokbound"))
+        .args(["levers", "hw=ddr5-5600-2ch&model=llama-3.1-8b", "--text"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(!text.trim_start().starts_with('{'), "{text}");
+    let (levers, alternatives) = text.split_once("Alternatives that cost speed:").expect("a heading");
+    assert!(
+        levers.contains("more memory channels") && alternatives.contains("Raspberry Pi 5"),
+        "{text}"
+    );
     let ratios: Vec<f64> = rows.iter().map(|r| r["ratio"].as_f64().unwrap()).collect();
     assert!(ratios.windows(2).all(|w| w[0] >= w[1]));
     let bad = Command::new(env!("CARGO_BIN_EXE_tokbound"))
@@ -149,4 +240,28 @@ fn the_cli_prints_the_levers_as_json() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn format_levers_offer_only_formats_the_model_comes_in_and_the_engine_loads() {
+    // Ternary formats are for ternary-trained models: never offered to Qwen3 30B-A3B.
+    for query in [
+        "hw=rtx-3060-12g&model=qwen3-30b-a3b",
+        "hw=rtx-4090&model=llama-3.1-70b",
+        "hw=rtx-4090&model=llama-3.1-70b&quant=iq2_xxs",
+    ] {
+        let (_, l) = of(query);
+        assert!(!l.iter().any(|x| x.change_text().contains("quant=tq")), "{query}: {l:?}");
+    }
+    // Below Q3_K_S the next format is IQ3_XS, which ktransformers does not load: it is skipped.
+    let (_, l) = of("hw=rtx-4090&model=qwen2.5-32b&quant=q3_k_s&engine=ktransformers");
+    let lower = l
+        .iter()
+        .find(|x| x.label.starts_with("a lower-bit format"))
+        .expect("a lower format");
+    let id = &lower.change_text()["quant=".len()..];
+    assert!(catalog().quant(id).unwrap().runs_on_engine("ktransformers"), "{id}");
+    assert_eq!(id, "q2_k");
+    let (_, l) = of("hw=rtx-4090&model=qwen2.5-32b&quant=q3_k_s");
+    assert!(find(&l, "quant=iq3_xs").label.starts_with("a lower-bit format"));
 }

@@ -167,6 +167,27 @@ pub struct Quant {
     pub kv: bool,
     pub note: String,
     pub source: String,
+    /// The engines (`engine=` ids) that load it; none for formats another runtime runs.
+    pub engines: Vec<String>,
+    /// The backends that run it (`backend=` ids); none where no listed engine runs it.
+    pub backends: Vec<String>,
+    /// The runtimes that run it where none of the listed engines does (for a note).
+    pub runtimes: String,
+    /// The model families that come in it (ternary formats: ternary-trained models); empty for
+    /// every model.
+    pub models: Vec<String>,
+}
+
+impl Quant {
+    /// Whether engine `id` loads this format.
+    pub fn runs_on_engine(&self, id: &str) -> bool {
+        self.engines.iter().any(|e| e == id)
+    }
+
+    /// Whether backend `id` runs this format (every backend where the format names none).
+    pub fn runs_on_backend(&self, id: &str) -> bool {
+        self.backends.is_empty() || self.backends.iter().any(|b| b == id)
+    }
 }
 
 /// One measured decode result (llama-bench), used to fit and check the expected band.
@@ -632,6 +653,10 @@ fn parse_quant(r: &csv::Record) -> Result<Quant, String> {
         kv: r.flag("kv")?,
         note: r.text("note").to_string(),
         source: r.text("source").to_string(),
+        engines: r.text("engines").split_whitespace().map(str::to_string).collect(),
+        backends: r.text("backends").split_whitespace().map(str::to_string).collect(),
+        runtimes: r.text("runtimes").to_string(),
+        models: r.text("models").split_whitespace().map(str::to_string).collect(),
     })
 }
 

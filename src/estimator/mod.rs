@@ -165,6 +165,8 @@ pub enum Note {
     CustomMoeAssumed,
     /// The engine named has no measured runs of its own for how this machine reads system RAM.
     EngineNotFitted { engine: String },
+    /// A weight format none of the listed engines loads (`format`), run by `runtimes`.
+    OtherRuntime { format: String, runtimes: String },
     /// `vendor` describes a custom machine; a catalog machine's vendor is known.
     VendorIgnored,
     /// `cpu`, `threads` or `sockets` on a machine whose GPU reads its memory.

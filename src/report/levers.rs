@@ -53,6 +53,9 @@ pub struct Lever {
     /// What it costs: memory, bits per weight and a quality caution, or a launch price.
     pub cost: String,
     pub note: String,
+    /// It costs speed (`ratio` below 1): an alternative shown apart from the levers (a cheaper
+    /// machine, a higher-bit format), never advice to go faster.
+    pub alternative: bool,
 }
 
 impl Lever {
@@ -67,8 +70,37 @@ impl Lever {
 }
 
 /// The scenario with `change` applied (an empty value unsets its key); `None` where a value does
-/// not parse.
+/// not parse. A change of machine (`hw`, `with`) re-decides where the weights live for that
+/// machine: everything in its own memory where it all fits there, else the placement asked for.
 pub fn apply(s: &Scenario, change: &[(Key, String)]) -> Option<Scenario> {
+    let next = apply_keys(s, change)?;
+    let new_machine = change.iter().any(|(k, _)| matches!(k, Key::Hw | Key::With));
+    let placed = PLACEMENT_KEYS.iter().any(|k| next.has(*k)) && !change.iter().any(|(k, _)| PLACEMENT_KEYS.contains(k));
+    if new_machine && placed {
+        let mut whole = next.clone();
+        for k in PLACEMENT_KEYS {
+            whole.clear(k);
+        }
+        let cat = crate::catalog::catalog();
+        if whole.resolve(cat).is_ok_and(|i| all_in_own_memory(&estimate(&i))) {
+            return Some(whole);
+        }
+    }
+    Some(next)
+}
+
+/// The keys that say where weights live when they do not all fit the machine's own memory.
+const PLACEMENT_KEYS: [Key; 3] = [Key::Offload, Key::CpuMoe, Key::GpuFrac];
+
+/// Every byte in the machine's own memory (VRAM, unified memory, or a CPU's RAM: the estimate's
+/// first pools), and it fits.
+fn all_in_own_memory(e: &Estimate) -> bool {
+    let own = e.pools.first().map(|p| p.pool);
+    e.fits == Some(true) && e.pools.iter().all(|p| Some(p.pool) == own || p.weight_bytes + p.kv_bytes <= 0.0)
+}
+
+/// `change` applied key by key.
+fn apply_keys(s: &Scenario, change: &[(Key, String)]) -> Option<Scenario> {
     let mut next = if let Some((_, id)) = change.iter().find(|(k, _)| *k == Key::Hw) {
         super::views::with_machine(s, id)
     } else {
@@ -97,14 +129,17 @@ pub fn levers(s: &Scenario, cat: &Catalog) -> Vec<Lever> {
     let mut out: Vec<Lever> = Vec::new();
     out.extend(ctx.formats());
     out.extend(ctx.kv_cache());
-    out.extend(ctx.context(inputs.context));
     out.extend(ctx.placement(&inputs));
     out.extend(ctx.ram(&inputs));
-    out.extend(ctx.faster_gpu(&inputs));
     out.extend(ctx.second_card(&inputs));
     out.extend(ctx.cheapest_machine());
     out.extend(ctx.draft());
     out.extend(ctx.serving());
+    // A change that gains nothing is no lever; one that costs speed is an alternative.
+    out.retain(|l| l.alternative || l.ratio >= MIN_GAIN);
+    // These two say so when they gain little: that is the point they make.
+    out.extend(ctx.context(inputs.context));
+    out.extend(ctx.faster_gpu(&inputs));
     out.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
     out
 }
@@ -119,19 +154,28 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     /// The lever for `change`: its scenario's figure; `None` where it does not resolve or has no
     /// such figure.
-    fn lever(&self, change: Vec<(Key, String)>, label: String, figure: Figure, cost: String, note: String) -> Option<Lever> {
+    fn lever(&self, mut change: Vec<(Key, String)>, label: String, figure: Figure, cost: String, note: String) -> Option<Lever> {
         let next = apply(self.s, &change)?;
+        // The placement keys a new machine made needless are part of the change, so the change's
+        // text opens the same scenario.
+        for k in PLACEMENT_KEYS {
+            if self.s.has(k) && !next.has(k) && !change.iter().any(|(c, _)| *c == k) {
+                change.push((k, String::new()));
+            }
+        }
         let e = estimate(&next.resolve(self.cat).ok()?);
         let value = figure.of(&e)?;
+        let ratio = value / self.base.expected_tok_s;
         Some(Lever {
             change,
             label,
             expected_tok_s: value,
             figure,
-            ratio: value / self.base.expected_tok_s,
+            ratio,
             fits: e.fits,
             cost,
             note,
+            alternative: ratio < 1.0 - 1e-9,
         })
     }
 
@@ -140,6 +184,20 @@ impl Ctx<'_> {
     fn fits_after(&self, change: &[(Key, String)]) -> Option<Option<bool>> {
         let next = apply(self.s, change)?;
         Some(estimate(&next.resolve(self.cat).ok()?).fits)
+    }
+
+    /// Whether the scenario with `change` fits with [`VRAM_HEADROOM`] of every device's memory
+    /// left free: a lever that fills VRAM leaves the runtime the room it keeps for itself.
+    fn fits_with_headroom(&self, change: &[(Key, String)]) -> bool {
+        let Some(Ok(i)) = apply(self.s, change).map(|n| n.resolve(self.cat)) else {
+            return false;
+        };
+        let e = estimate(&i);
+        e.fits == Some(true)
+            && e.pools
+                .iter()
+                .filter(|p| p.pool == Pool::Vram)
+                .all(|p| p.capacity_bytes.is_none_or(|c| p.needed_bytes <= c * (1.0 - VRAM_HEADROOM)))
     }
 
     /// The next lower and the next higher catalog format that fit.
@@ -151,7 +209,19 @@ impl Ctx<'_> {
         let Ok(cur) = self.cat.quant(current) else {
             return Vec::new();
         };
-        let mut ladder: Vec<&crate::catalog::Quant> = self.cat.quants.iter().filter(|q| q.weights && q.format == cur.format).collect();
+        let Ok(model) = self.cat.model(model.unwrap_or_default()) else {
+            return Vec::new();
+        };
+        // Only formats the model comes in and the engine named (if any) loads.
+        let engine = self.s.text(Key::Engine);
+        let mut ladder: Vec<&crate::catalog::Quant> = self
+            .cat
+            .quants
+            .iter()
+            .filter(|q| q.weights && q.format == cur.format)
+            .filter(|q| super::runnable::format_exists(self.cat, model, &q.id))
+            .filter(|q| engine.is_none_or(|e| q.runs_on_engine(e)))
+            .collect();
         ladder.sort_by(|a, b| a.bpw.total_cmp(&b.bpw));
         let fits = |q: &crate::catalog::Quant| self.fits_after(&[(Key::Quant, q.id.clone())]).is_some_and(|f| f != Some(false));
         let lower = ladder.iter().rev().filter(|q| q.bpw < cur.bpw).find(|q| fits(q));
@@ -253,7 +323,7 @@ impl Ctx<'_> {
         if !self.s.offload_experts() || self.base.fits != Some(true) || now == 0 {
             return None;
         }
-        let fits = |n: u32| self.fits_after(&[(Key::CpuMoe, n.to_string())]) == Some(Some(true));
+        let fits = |n: u32| self.fits_with_headroom(&[(Key::CpuMoe, n.to_string())]);
         // Fewer layers in RAM only ever need more VRAM: bisect for the fewest that fit.
         let (mut lo, mut hi) = (0, now);
         while lo < hi {
@@ -283,11 +353,41 @@ impl Ctx<'_> {
         )
     }
 
+    /// Where weights are read from disk: the memory that holds them (`ram=` beside a GPU, `mem=`
+    /// on a CPU machine), at the next size memory is sold in.
+    fn more_memory(&self, inputs: &crate::estimator::Inputs) -> Option<Lever> {
+        let disk = time_share(self.base, Pool::Disk);
+        (disk > 0.0).then_some(())?;
+        let needed = self.base.notes.iter().find_map(|n| match n {
+            crate::estimator::Note::ReadFromDisk { ram_needed_bytes, .. } => Some(*ram_needed_bytes),
+            _ => None,
+        })?;
+        let gib = MEMORY_SIZES_GIB
+            .iter()
+            .copied()
+            .find(|g| *g * crate::estimator::GIB >= needed)
+            .unwrap_or((needed / crate::estimator::GIB).ceil());
+        let (key, what) = match inputs.machine.kind {
+            Kind::Gpu => (Key::Ram, "system RAM"),
+            Kind::Cpu => (Key::Mem, "memory"),
+            _ => return None,
+        };
+        self.lever(
+            vec![(key, super::views::trim(gib))],
+            format!("more {what}: {} GiB, so no weight is read from disk", super::views::trim(gib)),
+            Figure::Expected,
+            format!("{} GiB of {what}", super::views::trim(gib)),
+            format!("{:.0}% of this token's time is reading the disk", disk * 100.0),
+        )
+    }
+
     /// More memory channels (or the next catalog platform), and a faster speed grade, where bytes
-    /// are read from system RAM or the machine is a CPU.
+    /// are read from system RAM or the machine is a CPU; more memory where weights are read from
+    /// disk.
     fn ram(&self, inputs: &crate::estimator::Inputs) -> Vec<Lever> {
-        let ram_share = ram_time_share(self.base);
+        let ram_share = time_share(self.base, Pool::SystemRam);
         let mut out = Vec::new();
+        out.extend(self.more_memory(inputs));
         match inputs.machine.kind {
             Kind::Cpu => {
                 let Some(m) = super::views::machine_id(self.s).and_then(|id| self.cat.machine(id).ok()) else {
@@ -340,7 +440,8 @@ impl Ctx<'_> {
                     ));
                 }
             }
-            Kind::Gpu if ram_share > 0.0 => {
+            // Where system RAM is a small share of the time (the disk binds), its speed is no lever.
+            Kind::Gpu if ram_share >= MIN_SHARE => {
                 let bw = inputs.placement.ram_bw_gbs;
                 out.extend(self.lever(
                     vec![(Key::RamBw, super::views::trim(bw * 2.0))],
@@ -372,9 +473,13 @@ impl Ctx<'_> {
             "a faster, dearer card".into(),
             "bandwidth, not compute, sets decode speed".into(),
         )?;
-        let ram = ram_time_share(self.base);
-        if l.ratio < 1.05 && ram > 0.0 {
-            l.label = format!("a faster GPU: no gain, {:.0}% of this token's time is system RAM", ram * 100.0);
+        let (ram, disk) = (time_share(self.base, Pool::SystemRam), time_share(self.base, Pool::Disk));
+        if l.ratio < 1.05 && ram + disk > 0.0 {
+            let (share, pool) = if disk > ram { (disk, "the disk") } else { (ram, "system RAM") };
+            l.label = format!(
+                "a faster GPU: no gain, {:.0}% of this token's time is reading {pool}",
+                share * 100.0
+            );
         }
         Some(l)
     }
@@ -464,18 +569,29 @@ impl Ctx<'_> {
     }
 }
 
-/// The share of a token's memory time spent reading system RAM (and disk).
-fn ram_time_share(e: &Estimate) -> f64 {
+/// The share of a token's memory time spent reading `pool`.
+fn time_share(e: &Estimate, pool: Pool) -> f64 {
     let total: f64 = e.pools.iter().map(|p| p.seconds).sum();
-    let ram: f64 = e
-        .pools
-        .iter()
-        .filter(|p| matches!(p.pool, Pool::SystemRam | Pool::Disk))
-        .map(|p| p.seconds)
-        .sum();
+    let part: f64 = e.pools.iter().filter(|p| p.pool == pool).map(|p| p.seconds).sum();
     if total > 0.0 {
-        ram / total
+        part / total
     } else {
         0.0
     }
 }
+
+/// The share of a card's memory a lever that moves weights into VRAM leaves free: the fit counts
+/// a fixed 0.5 GiB for the runtime, but its compute buffers grow with the batch and the context,
+/// so a lever never fills the card to its last byte.
+const VRAM_HEADROOM: f64 = 0.05;
+
+/// The least gain that makes a change a lever (1%).
+const MIN_GAIN: f64 = 1.01;
+
+/// Below this share of a token's time, a pool's speed is not offered as a lever.
+const MIN_SHARE: f64 = 0.1;
+
+/// Sizes system memory is commonly fitted in (GiB), for the "more memory" lever.
+const MEMORY_SIZES_GIB: [f64; 14] = [
+    16.0, 24.0, 32.0, 48.0, 64.0, 96.0, 128.0, 192.0, 256.0, 384.0, 512.0, 768.0, 1024.0, 1536.0,
+];

@@ -390,8 +390,15 @@ pub fn target_text(r: &TargetReach, format: &str, context: f64) -> String {
 }
 
 /// Whether format `quant` is made for `model`: a model released in its own format (gpt-oss in
-/// MXFP4) comes in that format's family; any other model in every format but those families.
+/// MXFP4) comes in that format's family; any other model in every format but those families; and
+/// a format made only for some model families (ternary types) only for those.
 pub fn format_exists(cat: &Catalog, model: &Model, quant: &str) -> bool {
+    if cat
+        .quant(quant)
+        .is_ok_and(|q| !q.models.is_empty() && !q.models.contains(&model.family))
+    {
+        return false;
+    }
     let family = |id: &str| cat.quant(id).map(|q| q.format.clone()).unwrap_or_default();
     let natives: Vec<String> = cat.models.iter().filter_map(|m| m.native_quant.as_deref()).map(family).collect();
     match model.native_quant.as_deref() {

@@ -105,9 +105,7 @@ pub fn note_text(note: &Note) -> String {
             held
         ),
         Note::RamIgnored => "ram applies to discrete-GPU machines; this machine's own memory is its RAM, so ram is ignored".into(),
-        Note::ContextBeyondTrained { trained } => {
-            format!("the context is beyond the {trained} tokens this model was trained for")
-        }
+        Note::ContextBeyondTrained { trained } => format!("the context is beyond the {trained} tokens this model was trained for"),
         Note::BatchNeedsTflops => "batch: no compute limit known; a tflops figure is needed".into(),
         Note::BatchPastMemory {
             needed_bytes,
@@ -142,6 +140,7 @@ pub fn note_text(note: &Note) -> String {
         | Note::ThreadsBeyondCpu { .. }
         | Note::Numa { .. }
         | Note::EngineNotFitted { .. }
+        | Note::OtherRuntime { .. }
         | Note::VendorIgnored
         | Note::Calibrated { .. }
         | Note::CalibrationForOtherMachine { .. }
@@ -165,6 +164,9 @@ fn runtime_note_text(note: &Note) -> String {
         Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
         Note::EngineNotFitted { engine } => format!(
             "no measured {engine} runs read system RAM on this kind of machine yet: the fit over every engine applies (GPU-side figures are fitted on llama.cpp runs)"
+        ),
+        Note::OtherRuntime { format, runtimes } => format!(
+            "{format} is not a GGUF format: llama.cpp, ik_llama.cpp, llamafile and Ollama do not load it; {runtimes} run it (the estimate is the same physics; no command is printed)"
         ),
         Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
         Note::HostIgnored => "cpu, threads and sockets describe the CPU that reads system RAM; this machine's GPU reads its memory, so they are ignored".into(),
@@ -1260,14 +1262,19 @@ mod tests {
         assert!(named.iter().any(|n| n.contains(',')));
         assert_eq!(
             quant_rows_csv(&quant_rows(&Scenario::default(), catalog())).lines().count(),
-            1 + catalog().quants.iter().filter(|q| q.weights).count()
+            1 + catalog().quants.iter().filter(|q| q.weights && q.runs_on_backend("cuda")).count()
         );
     }
 
     #[test]
     fn a_row_per_weight_format() {
         let rows = quant_rows(&Scenario::default(), catalog());
-        assert_eq!(rows.len(), catalog().quants.iter().filter(|q| q.weights).count());
+        // Every format the default machine's backend runs (not MLX's, on CUDA).
+        assert_eq!(
+            rows.len(),
+            catalog().quants.iter().filter(|q| q.weights && q.runs_on_backend("cuda")).count()
+        );
+        assert!(!rows.iter().any(|r| r.id.starts_with("mlx")));
         assert_eq!(rows.iter().filter(|r| r.current).count(), 1);
         let f16 = rows.iter().find(|r| r.id == "f16").unwrap();
         let q4 = rows.iter().find(|r| r.id == "q4_k_m").unwrap();

@@ -851,7 +851,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Model,
         value: ValueKind::Id,
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "weight format id (`q4_k_m`, `q8_0`, `f16`, `mxfp4`, `awq-4bit`, `mlx-4bit` …)",
+        meaning: "weight format id (`q4_k_m`, `q8_0`, `f16`, `mxfp4`, `awq-4bit`, `mlx-4bit` …); one the scenario cannot run is an error naming `quant`: a format the `engine=` named does not load, an MLX format off Apple (on a Mac it picks `backend=mlx`); a format none of the listed engines loads (AWQ, GPTQ, EXL3, bitsandbytes, FP8, NVFP4) is estimated without `engine=`, with a note naming the runtimes that run it",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]

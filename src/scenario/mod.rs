@@ -426,6 +426,7 @@ impl Scenario {
         let host = self.resolve_host(cat, machine.as_ref(), &mut r);
         let devices = self.resolve_devices(cat, &mut r);
         let quant = self.resolve_weights(cat, &mut r);
+        self.check_format_runs(cat, &mut r);
         let model = self.resolve_model(cat, &mut r);
         let kv_bits = match cat.kv_type(self.text(Key::Kv).unwrap_or(DEFAULT_KV)) {
             Ok(q) => Some(q.bpw),
@@ -585,6 +586,43 @@ impl Scenario {
             }
             m
         })
+    }
+
+    /// The catalog format can run where the scenario puts it: an engine named with `engine=` must
+    /// load it, and the backend must run it (MLX only on Apple's `mlx`); a format that none of the
+    /// listed engines loads (AWQ, GPTQ, EXL3, …) is estimated with a note naming its runtimes.
+    fn check_format_runs(&self, cat: &Catalog, r: &mut Resolving) {
+        if self.has(Key::Bpw) || self.has(Key::Weights) {
+            return;
+        }
+        let Ok(q) = cat.quant(self.text(Key::Quant).unwrap_or(DEFAULT_QUANT)) else {
+            return;
+        };
+        let backend = self.backend(cat);
+        if !q.runs_on_backend(backend.id()) {
+            r.fail(
+                Key::Quant,
+                format!(
+                    "{} runs only on {} ({}), not on {}",
+                    q.name,
+                    q.backends.join(", "),
+                    q.runtimes,
+                    backend.id()
+                ),
+            );
+        } else if let Some(engine) = self.text(Key::Engine).filter(|e| !q.runs_on_engine(e)) {
+            let runs = if q.engines.is_empty() {
+                format!("{} run it", q.runtimes)
+            } else {
+                format!("it loads in {}", q.engines.join(", "))
+            };
+            r.fail(Key::Quant, format!("{engine} cannot load {}: {runs}", q.name));
+        } else if q.engines.is_empty() && backend != Backend::Mlx {
+            r.notes.push(Note::OtherRuntime {
+                format: q.name.clone(),
+                runtimes: q.runtimes.clone(),
+            });
+        }
     }
 
     /// The weights' format: a file size, bits per weight, or a catalog format.
@@ -771,10 +809,21 @@ impl Scenario {
                 .ok()
                 .filter(|_| !self.is_custom_machine())
             {
+                // An MLX format on a machine that runs MLX means MLX.
+                Some(m) if self.mlx_format(cat) && m.allowed_backends().contains(&Backend::Mlx) => Backend::Mlx,
                 Some(m) => m.default_backend(),
                 None => Backend::for_kind(self.kind().unwrap_or(Kind::Gpu)),
             }
         })
+    }
+
+    /// Whether the weights are a catalog format that only MLX runs.
+    fn mlx_format(&self, cat: &Catalog) -> bool {
+        !self.has(Key::Bpw)
+            && !self.has(Key::Weights)
+            && cat
+                .quant(self.text(Key::Quant).unwrap_or(DEFAULT_QUANT))
+                .is_ok_and(|q| q.backends.iter().any(|b| b == "mlx"))
     }
 
     /// A custom machine's vendor: `vendor=`, else the one its backend names.

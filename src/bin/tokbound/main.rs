@@ -23,8 +23,8 @@ use tokbound::{calibration, estimator};
 
 const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/scenario.md; --text: a summary, not JSON)
        tokbound models '<query>'     (every model on the query's machine, best format that fits)
-       tokbound levers '<query>'     (what would make it faster: each single change, its figure, ranked)
-       tokbound machines '<query>'   (every machine for the query's model; target= marks who meets it)
+       tokbound levers '<query>' [--text]     (what would make it faster: each single change, its figure, ranked)
+       tokbound machines '<query>' [--text]   (every machine for the query's model, fastest first; target= marks who meets it)
        tokbound list machines|models|quants|cpus
        tokbound accuracy
        tokbound fit   (the calibration fitted on data/measured.csv, as data/calibration.csv)
@@ -43,8 +43,8 @@ fn main() -> ExitCode {
         Some("estimate") if text => estimate_text(&args[1..]),
         Some("estimate") => estimate(&args[1..]),
         Some("models") => models(&args[1..]),
-        Some("machines") => machines(&args[1..]),
-        Some("levers") => levers(&args[1..]),
+        Some("machines") => machines(&args[1..], text),
+        Some("levers") => levers(&args[1..], text),
         Some("list") => list(args.get(1).map(String::as_str)),
         Some("accuracy") => accuracy(),
         Some("fit") => fit(),
@@ -166,12 +166,31 @@ fn models(args: &[String]) -> ExitCode {
 
 /// Every catalog machine for the scenario's model, format and context, and whether each meets
 /// its `target` (docs/cli.md).
-fn machines(args: &[String]) -> ExitCode {
+fn machines(args: &[String], text: bool) -> ExitCode {
     let scenario = match scenario_arg(args) {
         Ok((s, _)) => s,
         Err(code) => return code,
     };
-    let rows = tokbound::report::views::machine_rows(&scenario, catalog());
+    let mut rows = tokbound::report::views::machine_rows(&scenario, catalog());
+    // Fastest first.
+    rows.sort_by(|a, b| b.expected.total_cmp(&a.expected));
+    if text {
+        for r in &rows {
+            let fits = match r.fits {
+                Some(true) => "fits",
+                Some(false) => "does not fit",
+                None => "fit unknown",
+            };
+            let meets = if r.meets == Some(true) { ", meets the target" } else { "" };
+            outf(format_args!(
+                "{}: expected {} tok/s (ceiling {} tok/s), {fits}{meets}",
+                r.name,
+                tokbound::text::units::fmt_tok_s(r.expected),
+                tokbound::text::units::fmt_tok_s(r.ceiling),
+            ));
+        }
+        return ExitCode::SUCCESS;
+    }
     let json: Vec<serde_json::Value> = rows
         .iter()
         .map(|r| {
@@ -194,12 +213,33 @@ fn machines(args: &[String]) -> ExitCode {
 }
 
 /// What would make the scenario faster, one change at a time, ranked by gain (docs/cli.md).
-fn levers(args: &[String]) -> ExitCode {
+fn levers(args: &[String], text: bool) -> ExitCode {
     let scenario = match scenario_arg(args) {
         Ok((s, _)) => s,
         Err(code) => return code,
     };
-    let rows: Vec<serde_json::Value> = tokbound::report::levers::levers(&scenario, catalog())
+    let all = tokbound::report::levers::levers(&scenario, catalog());
+    if text {
+        for alternative in [false, true] {
+            let part: Vec<_> = all.iter().filter(|l| l.alternative == alternative).collect();
+            if alternative && !part.is_empty() {
+                out("Alternatives that cost speed:");
+            }
+            for l in part {
+                outf(format_args!(
+                    "{}: {} tok/s (×{:.2}; {}) — {}; {}",
+                    l.label,
+                    tokbound::text::units::fmt_tok_s(l.expected_tok_s),
+                    l.ratio,
+                    l.change_text(),
+                    l.cost,
+                    l.note
+                ));
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let rows: Vec<serde_json::Value> = all
         .iter()
         .map(|l| {
             serde_json::json!({
@@ -211,6 +251,7 @@ fn levers(args: &[String]) -> ExitCode {
                 "fits": l.fits,
                 "cost": l.cost,
                 "note": l.note,
+                "alternative": l.alternative,
             })
         })
         .collect();

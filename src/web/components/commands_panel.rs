@@ -41,14 +41,18 @@ fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl
 pub fn CommandsPanel(estimate: Memo<Option<(Inputs, Estimate)>>) -> impl IntoView {
     let scenario = scenario();
     let cmds = Memo::new(move |_| estimate.with(|e| e.as_ref().map(|(inputs, e)| scenario.with(|s| commands(s, catalog(), inputs, e)))));
-    let part = move |f: fn(&crate::report::commands::Commands) -> String| {
-        Signal::derive(move || cmds.with(|c| c.as_ref().map(f).unwrap_or_default()))
+    let part = move |f: fn(&crate::report::commands::Commands) -> Option<String>| {
+        Signal::derive(move || cmds.with(|c| c.as_ref().and_then(f).unwrap_or_default()))
     };
+    // A format no listed engine loads has no command, only the note naming its runtimes.
+    let runnable = move || cmds.with(|c| c.as_ref().is_some_and(|c| c.run.is_some()));
     view! {
         <section class="commands" data-testid="commands" aria-labelledby="commands-title">
             <h2 id="commands-title">"Run it, then measure it"</h2>
-            {line("Run", "command-run", part(|c| c.run.clone()))}
-            {line("Measure", "command-bench", part(|c| c.bench.clone()))}
+            <Show when=runnable>
+                {line("Run", "command-run", part(|c| c.run.clone()))}
+                {line("Measure", "command-bench", part(|c| c.bench.clone()))}
+            </Show>
             <p class="hint" data-testid="command-note">{move || cmds.with(|c| c.as_ref().map(|c| c.note.clone()).unwrap_or_default())}</p>
         </section>
     }

@@ -34,8 +34,15 @@ pub fn LeversPanel() -> impl IntoView {
             Some(false) => "does not fit",
             None => "unknown",
         };
+        let alternative = if l.alternative { "true" } else { "false" };
         view! {
-            <tr data-testid="lever-row" data-expected-tok-s=expected data-change=change_text data-figure=figure>
+            <tr
+                data-testid="lever-row"
+                data-expected-tok-s=expected
+                data-change=change_text
+                data-figure=figure
+                data-alternative=alternative
+            >
                 <td class="lever-label">{l.label}<small>{l.note}</small></td>
                 <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
                 <td class="num">{format!("×{:.2}", l.ratio)}</td>
@@ -62,16 +69,34 @@ pub fn LeversPanel() -> impl IntoView {
             </tr>
         }
     };
+    let head = || {
+        view! {
+            <thead>
+                <tr><th scope="col">"Change"</th><th scope="col">"Expected"</th><th scope="col">"vs now"</th><th scope="col">"Fits"</th><th scope="col">"Cost"</th><th scope="col">"Try it"</th></tr>
+            </thead>
+        }
+    };
+    // Changes that cost speed (a cheaper machine, more bits) are alternatives, never advice.
+    let part = move |alternative: bool| {
+        move || {
+            rows.get()
+                .into_iter()
+                .filter(|l| l.alternative == alternative)
+                .map(row)
+                .collect_view()
+        }
+    };
+    let any_alternative = move || rows.with(|r| r.iter().any(|l| l.alternative));
     view! {
         <section class="levers" data-testid="levers" aria-labelledby="levers-title">
             <h2 id="levers-title">"What would make it faster"</h2>
             <p class="hint">"Each change on its own: the speed the headline would show, against today's, and what it costs. Apply one to try it."</p>
-            <table class="levers-table">
-                <thead>
-                    <tr><th scope="col">"Change"</th><th scope="col">"Expected"</th><th scope="col">"vs now"</th><th scope="col">"Fits"</th><th scope="col">"Cost"</th><th scope="col">"Try it"</th></tr>
-                </thead>
-                <tbody>{move || rows.get().into_iter().map(row).collect_view()}</tbody>
-            </table>
+            <table class="levers-table">{head()}<tbody>{part(false)}</tbody></table>
+            <Show when=any_alternative>
+                <h3 class="levers-alternatives">"Alternatives that cost speed"</h3>
+                <p class="hint">"Cheaper, or closer to the original weights, but slower than today."</p>
+                <table class="levers-table">{head()}<tbody>{part(true)}</tbody></table>
+            </Show>
         </section>
     }
 }
