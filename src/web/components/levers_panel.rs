@@ -26,49 +26,7 @@ pub fn LeversPanel() -> impl IntoView {
             }
         });
     });
-    let row = move |l: Lever| {
-        let change = l.change.clone();
-        let (expected, change_text, figure) = (l.expected_tok_s.to_string(), l.change_text(), l.figure.id());
-        let fits = match l.fits {
-            Some(true) => "fits",
-            Some(false) => "does not fit",
-            None => "unknown",
-        };
-        let alternative = if l.alternative { "true" } else { "false" };
-        view! {
-            <tr
-                data-testid="lever-row"
-                data-expected-tok-s=expected
-                data-change=change_text
-                data-figure=figure
-                data-alternative=alternative
-            >
-                <td class="lever-label">{l.label}<small>{l.note}</small></td>
-                <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
-                <td class="num">{format!("×{:.2}", l.ratio)}</td>
-                <td>{fits}</td>
-                <td>{l.cost}</td>
-                <td>
-                    <button
-                        type="button"
-                        data-testid="lever-apply"
-                        on:click=move |_| {
-                            scenario.update(|s| {
-                                if let Some(next) = apply(s, &change) {
-                                    *s = next;
-                                }
-                            });
-                            if let Some(c) = commit {
-                                c.0.run(());
-                            }
-                        }
-                    >
-                        "Apply"
-                    </button>
-                </td>
-            </tr>
-        }
-    };
+    let row = move |l: Lever| lever_row(l, scenario, commit);
     let head = || {
         view! {
             <thead>
@@ -98,5 +56,50 @@ pub fn LeversPanel() -> impl IntoView {
                 <table class="levers-table">{head()}<tbody>{part(true)}</tbody></table>
             </Show>
         </section>
+    }
+}
+
+/// One change's row, with its Apply button (an applied lever is committed to the address bar).
+fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Option<crate::web::state::UrlCommit>) -> impl IntoView {
+    let change = l.change.clone();
+    let (expected, change_text, figure) = (l.expected_tok_s.to_string(), l.change_text(), l.figure.id());
+    let fits = match l.fits {
+        Some(true) => "fits",
+        Some(false) => "does not fit",
+        None => "unknown",
+    };
+    let alternative = if l.alternative { "true" } else { "false" };
+    view! {
+        <tr
+            data-testid="lever-row"
+            data-expected-tok-s=expected
+            data-change=change_text
+            data-figure=figure
+            data-alternative=alternative
+        >
+            <td class="lever-label">{l.label}<small>{l.note}</small></td>
+            <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
+            <td class="num">{format!("×{:.2}", l.ratio)}</td>
+            <td>{fits}</td>
+            <td>{l.cost}</td>
+            <td>
+                <button
+                    type="button"
+                    data-testid="lever-apply"
+                    on:click=move |_| {
+                        scenario.update(|s| {
+                            if let Some(next) = apply(s, &change) {
+                                *s = next;
+                            }
+                        });
+                        if let Some(c) = commit {
+                            c.0.run(());
+                        }
+                    }
+                >
+                    "Apply"
+                </button>
+            </td>
+        </tr>
     }
 }
