@@ -33,6 +33,9 @@ const MAX_ROWS: usize = 2000;
 pub const MIN_BAND: f64 = 0.05;
 /// The widest: ±200% (figures further from any fit are not a calibration).
 pub const MAX_BAND: f64 = 2.0;
+/// The band one run leaves: ±30%, narrowing as 1/√n with n runs (±9.5% at ten), so a fit on a
+/// single figure never claims the precision of many.
+pub const ONE_RUN_BAND: f64 = 0.30;
 /// How far above the ceiling a figure may be before it is refused (the published sizes and
 /// bandwidths behind a ceiling are a few percent from what a run reads).
 const ABOVE_CEILING: f64 = 1.1;
@@ -55,6 +58,36 @@ pub struct PastedRun {
     pub tok_s: f64,
     /// Flash attention, where printed.
     pub fa: Option<bool>,
+    /// Where the run put the model, where printed: layers on the GPU (`ngl`), the first layers
+    /// whose experts stay in system RAM (`n_cpu_moe`), tensor overrides (`ot`: `exps=CPU`).
+    pub ngl: Option<u32>,
+    pub n_cpu_moe: Option<u32>,
+    pub override_tensor: Option<String>,
+    /// Threads and the KV cache's types (`q8_0`, `f16`), where printed.
+    pub threads: Option<u32>,
+    pub type_k: Option<String>,
+    pub type_v: Option<String>,
+}
+
+impl Default for PastedRun {
+    fn default() -> PastedRun {
+        PastedRun {
+            model: None,
+            size_bytes: None,
+            params: None,
+            backend: None,
+            generated: None,
+            depth: 0.0,
+            tok_s: 0.0,
+            fa: None,
+            ngl: None,
+            n_cpu_moe: None,
+            override_tensor: None,
+            threads: None,
+            type_k: None,
+            type_v: None,
+        }
+    }
 }
 
 impl PastedRun {
@@ -138,6 +171,11 @@ pub fn first_number(s: &str) -> Option<f64> {
     let rest = &s[start..];
     let end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
     crate::text::decimal::parse(&rest[..end]).filter(|v| v.is_finite())
+}
+
+/// A whole number cell (`99`, `16`); `None` for anything else.
+fn whole(s: &str) -> Option<u32> {
+    s.trim().parse().ok()
 }
 
 /// `4.33 GiB`, `512.00 MiB`, `7.16 GB` in bytes.
@@ -225,6 +263,12 @@ fn markdown_runs(text: &str) -> Result<Vec<PastedRun>, String> {
                 "0" | "off" | "false" => Some(false),
                 _ => None,
             }),
+            ngl: col("ngl").and_then(whole),
+            n_cpu_moe: col("n_cpu_moe").and_then(whole),
+            override_tensor: col("ot").map(str::to_string).filter(|t| !t.is_empty()),
+            threads: col("threads").and_then(whole),
+            type_k: col("type_k").map(str::to_string).filter(|t| !t.is_empty()),
+            type_v: col("type_v").map(str::to_string).filter(|t| !t.is_empty()),
         });
     }
     if header.is_none() {
@@ -268,6 +312,16 @@ fn json_runs(text: &str) -> Result<Vec<PastedRun>, String> {
                 depth: num(v, "n_depth").unwrap_or(0.0),
                 tok_s: num(v, "avg_ts").filter(|t| *t > 0.0 && t.is_finite())?,
                 fa: v.get("flash_attn").and_then(|f| f.as_bool().or_else(|| f.as_i64().map(|n| n != 0))),
+                ngl: num(v, "n_gpu_layers").map(|n| n as u32),
+                n_cpu_moe: num(v, "n_cpu_moe").map(|n| n as u32),
+                override_tensor: v
+                    .get("tensor_buft_overrides")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .filter(|t| !t.is_empty() && t != "none"),
+                threads: num(v, "n_threads").map(|n| n as u32),
+                type_k: v.get("type_k").and_then(Value::as_str).map(str::to_string),
+                type_v: v.get("type_v").and_then(Value::as_str).map(str::to_string),
             })
         })
         .collect();
@@ -291,14 +345,10 @@ fn timing_runs(text: &str) -> Vec<PastedRun> {
             prompt = tokens;
         } else if ms > 0.0 && tokens > 0.0 {
             runs.push(PastedRun {
-                model: None,
-                size_bytes: None,
-                params: None,
-                backend: None,
                 generated: Some(tokens),
                 depth: prompt,
                 tok_s: tokens / (ms / 1000.0),
-                fa: None,
+                ..PastedRun::default()
             });
             prompt = 0.0;
         }
@@ -320,14 +370,10 @@ fn ollama_runs(text: &str) -> Vec<PastedRun> {
         } else if let Some(rest) = l.strip_prefix("eval rate:") {
             if let Some(rate) = first_number(rest).filter(|r| *r > 0.0) {
                 runs.push(PastedRun {
-                    model: None,
-                    size_bytes: None,
-                    params: None,
-                    backend: None,
                     generated: Some(count.unwrap_or(128.0)),
                     depth: prompt,
                     tok_s: rate,
-                    fa: None,
+                    ..PastedRun::default()
                 });
             }
             (prompt, count) = (0.0, None);
@@ -450,7 +496,8 @@ pub fn fit(rows: &[FitRow], bandwidth_gbs: f64, class: &Coefficients) -> Result<
         .iter()
         .map(|r| (r.measured_tok_s / r.after_tok_s).ln().abs())
         .fold(0.0f64, f64::max);
-    fit.band = (spread.exp() - 1.0).clamp(MIN_BAND, MAX_BAND);
+    let few = ONE_RUN_BAND / (rows.len() as f64).sqrt();
+    fit.band = (spread.exp() - 1.0).max(few).clamp(MIN_BAND, MAX_BAND);
     Ok((fit, residuals))
 }
 
@@ -471,27 +518,44 @@ fn one_coefficient(rows: &[FitRow], bw: f64, class: &Coefficients, target: &dyn 
 }
 
 /// The `cal=` text: what it was fitted for (a catalog machine id, or a bandwidth in GB/s),
-/// efficiency, cost per layer in µs and the band's half-width, joined by `~`:
-/// `rtx-4090~0.871~38.5~0.06`.
-pub fn cal_text(machine: &str, f: &UserFit) -> String {
-    format!(
+/// efficiency, cost per layer in µs, the band's half-width and, where known, the catalog models the
+/// runs measured (comma-separated), joined by `~`: `rtx-4090~0.871~38.5~0.06~llama-3.1-8b`.
+pub fn cal_text(machine: &str, f: &UserFit, models: &[String]) -> String {
+    let mut text = format!(
         "{machine}~{}~{}~{}",
         round(f.efficiency, 1000.0),
         round(f.per_layer_s * 1e6, 10.0),
         round(f.band, 1000.0)
-    )
+    );
+    if !models.is_empty() {
+        text.push('~');
+        text.push_str(&models.join(","));
+    }
+    text
 }
 
 fn round(v: f64, scale: f64) -> f64 {
     (v * scale).round() / scale
 }
 
-/// Reads a `cal=` text: (machine, fit).
-pub fn parse_cal(text: &str) -> Result<(String, UserFit), String> {
+/// Reads a `cal=` text: (machine, fit, the models its runs measured; none in a link written
+/// before the field existed).
+pub fn parse_cal(text: &str) -> Result<(String, UserFit, Vec<String>), String> {
     let parts: Vec<&str> = text.trim().split('~').collect();
-    let [machine, e, l, b] = parts.as_slice() else {
-        return Err("is not machine~efficiency~µs per layer~band (e.g. rtx-4090~0.87~38.5~0.06)".into());
+    let (machine, e, l, b, models) = match parts.as_slice() {
+        [machine, e, l, b] => (machine, e, l, b, Vec::new()),
+        [machine, e, l, b, m] => (
+            machine,
+            e,
+            l,
+            b,
+            m.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect(),
+        ),
+        _ => return Err("is not machine~efficiency~µs per layer~band[~models] (e.g. rtx-4090~0.87~38.5~0.06~llama-3.1-8b)".into()),
     };
+    if models.len() > 64 || models.iter().any(|m| m.len() > 64) {
+        return Err("names too many models".into());
+    }
     let num = |s: &str, what: &str, lo: f64, hi: f64| {
         crate::text::decimal::parse(s.trim())
             .filter(|v| v.is_finite() && (lo..=hi).contains(v))
@@ -507,5 +571,6 @@ pub fn parse_cal(text: &str) -> Result<(String, UserFit), String> {
             per_layer_s: num(l, "a cost per layer", 0.0, 100_000.0)? * 1e-6,
             band: num(b, "a band", MIN_BAND, MAX_BAND)?,
         },
+        models,
     ))
 }

@@ -150,8 +150,9 @@ pub enum Note {
     DraftKvNotModelled,
     /// An exact architecture was given: its own parameter counts stand, not `params`/`active`.
     ArchOverridesParams,
-    /// The expected figure uses the user's own calibration of this machine.
-    Calibrated { efficiency: f64, band: f64 },
+    /// The expected figure uses the user's own calibration of this machine; `other_model` where
+    /// its runs measured other models than this one (its band is then doubled).
+    Calibrated { efficiency: f64, band: f64, other_model: bool },
     /// A calibration for another machine was given and not used.
     CalibrationForOtherMachine { fitted_for: String },
     /// A custom mixture of experts given by its counts: the split derived from them.

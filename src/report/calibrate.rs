@@ -50,49 +50,113 @@ fn active_share(model: &str) -> Option<f64> {
 
 /// The fit's rows: each generation run's bytes and pass shape, from the catalog model it names,
 /// else from its file, else (timing lines, ollama) from the scenario's model.
-pub fn rows_for(paste: &Paste, cat: &crate::catalog::Catalog, scenario: &crate::estimator::Inputs) -> Vec<FitRow> {
-    paste
-        .runs
-        .iter()
-        .filter(|r| r.generated.is_some())
-        .map(|run| {
-            let context = run.context();
-            let (weight_bytes, kv_bytes, shape) = match (model_for_run(run, cat), run.size_bytes) {
-                (Some(m), Some(size)) => {
-                    let a = &m.arch;
-                    let kv = a.kv_bytes(context, 16.0);
-                    let shape = PassShape {
-                        layers: f64::from(a.layers),
-                        expert_matmuls: a.experts_touched(1.0) * a.moe_layers(),
-                    };
-                    (size * a.read_params_per_token() / a.total_params(), kv, shape)
-                }
-                (None, Some(size)) => {
-                    let share = run.model.as_deref().and_then(active_share).unwrap_or(1.0);
-                    let params_b = run.params.map_or(size * 2.0 / 1e9, |p| p / 1e9);
-                    let layers = PassShape::layers_from_params(params_b);
-                    let moe = share < 1.0;
-                    let shape = PassShape {
-                        layers,
-                        expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
-                    };
-                    (size * share, 0.0, shape)
-                }
-                _ => (
-                    crate::estimator::estimate(scenario).bytes_per_token.weights,
-                    scenario.kv_bytes(context),
-                    scenario.pass_shape(),
-                ),
-            };
-            FitRow {
-                label: run.label(),
-                weight_bytes,
-                kv_bytes,
-                shape,
-                measured_tok_s: run.tok_s,
+/// Why a run is not fitted to the machine's own memory: part of the model was in system RAM
+/// (`ngl` below its layers, experts kept on the CPU) or none of it on the GPU. `layers` is the
+/// model's layer count where known.
+pub fn placement_reason(run: &PastedRun, layers: Option<u32>) -> Option<String> {
+    if run.n_cpu_moe.is_some_and(|n| n > 0) {
+        return Some(format!(
+            "the first {} layers' experts in system RAM (n_cpu_moe)",
+            run.n_cpu_moe.unwrap_or(0)
+        ));
+    }
+    if run
+        .override_tensor
+        .as_deref()
+        .is_some_and(|t| t.to_ascii_lowercase().contains("cpu"))
+    {
+        return Some(format!(
+            "tensors kept on the CPU (-ot {})",
+            run.override_tensor.as_deref().unwrap_or("")
+        ));
+    }
+    let gpu = run.backend.as_deref().is_some_and(|b| !b.trim().eq_ignore_ascii_case("cpu"));
+    match (run.ngl, layers) {
+        (Some(0), _) if gpu => Some("no layer on the GPU (ngl 0)".into()),
+        // llama.cpp counts the output layer as one more: -ngl below layers + 1 leaves some on the CPU.
+        (Some(n), Some(l)) if n <= l && n > 0 => Some(format!(
+            "{n} of {} layers on the GPU (counting the output layer), the rest in system RAM",
+            l + 1
+        )),
+        _ => None,
+    }
+}
+
+/// The bits of a KV cache type as llama-bench prints it (`f16`, `q8_0`), 16 where unknown.
+fn kv_bits(cat: &crate::catalog::Catalog, run: &PastedRun) -> f64 {
+    let bits = |t: &Option<String>| t.as_deref().and_then(|t| cat.kv_type(t).ok()).map_or(16.0, |q| q.bpw);
+    (bits(&run.type_k) + bits(&run.type_v)) / 2.0
+}
+
+/// The rows a paste gives the fit, and what it leaves out.
+pub struct FitRows {
+    pub rows: Vec<FitRow>,
+    /// Runs not fitted, each with why (`label: reason`).
+    pub skipped: Vec<String>,
+    /// The catalog models the fitted runs measured.
+    pub models: Vec<String>,
+}
+
+/// The rows of `paste` that measure this machine's own memory: each generation run with the
+/// bytes it read (at its KV cache's type) and its pass's shape; a run that kept part of the model
+/// in system RAM is left out and listed, as it measures another pool.
+pub fn rows_for(paste: &Paste, cat: &crate::catalog::Catalog, scenario: &crate::estimator::Inputs) -> FitRows {
+    let mut out = FitRows {
+        rows: Vec::new(),
+        skipped: Vec::new(),
+        models: Vec::new(),
+    };
+    for run in paste.runs.iter().filter(|r| r.generated.is_some()) {
+        let context = run.context();
+        let model = model_for_run(run, cat);
+        let layers = match (model, run.params) {
+            (Some(m), _) => Some(m.arch.layers),
+            (None, Some(p)) => Some(PassShape::layers_from_params(p / 1e9) as u32),
+            (None, None) => scenario.model.layers(),
+        };
+        if let Some(reason) = placement_reason(run, layers) {
+            out.skipped.push(format!("{}: {reason}", run.label()));
+            continue;
+        }
+        let (weight_bytes, kv_bytes, shape) = match (model, run.size_bytes) {
+            (Some(m), Some(size)) => {
+                let a = &m.arch;
+                let kv = a.kv_bytes(context, kv_bits(cat, run));
+                let shape = PassShape {
+                    layers: f64::from(a.layers),
+                    expert_matmuls: a.experts_touched(1.0) * a.moe_layers(),
+                };
+                (size * a.read_params_per_token() / a.total_params(), kv, shape)
             }
-        })
-        .collect()
+            (None, Some(size)) => {
+                let share = run.model.as_deref().and_then(active_share).unwrap_or(1.0);
+                let params_b = run.params.map_or(size * 2.0 / 1e9, |p| p / 1e9);
+                let layers = PassShape::layers_from_params(params_b);
+                let moe = share < 1.0;
+                let shape = PassShape {
+                    layers,
+                    expert_matmuls: if moe { PassShape::ASSUMED_EXPERTS_PER_TOKEN * layers } else { 0.0 },
+                };
+                (size * share, 0.0, shape)
+            }
+            _ => (
+                crate::estimator::estimate(scenario).bytes_per_token.weights,
+                scenario.kv_bytes(context),
+                scenario.pass_shape(),
+            ),
+        };
+        if let Some(m) = model.filter(|m| !out.models.contains(&m.id)) {
+            out.models.push(m.id.clone());
+        }
+        out.rows.push(FitRow {
+            label: run.label(),
+            weight_bytes,
+            kv_bytes,
+            shape,
+            measured_tok_s: run.tok_s,
+        });
+    }
+    out
 }
 
 /// A paste fitted to a machine: what the page and `tokbound calibrate` show.
@@ -107,6 +171,8 @@ pub struct Calibrated {
     pub cal: String,
     /// Which machine the fit is for and why: "fitted for RTX 4090, the machine chosen".
     pub basis: String,
+    /// Runs read and not fitted, with why (part of the model in system RAM).
+    pub skipped: Vec<String>,
 }
 
 /// What the page shows of a fit, as text: the machine the paste named (set where the link names
@@ -128,12 +194,17 @@ impl Calibrated {
             hw: self.scenario.text(crate::scenario::Key::Hw).map(str::to_string),
             cal: self.cal.clone(),
             status: format!(
-                "{} row{} of {}, {}: cal={}",
+                "{} row{} of {}, {}: cal={}{}",
                 self.residuals.len(),
                 if self.residuals.len() == 1 { "" } else { "s" },
                 self.form,
                 self.basis,
-                self.cal
+                self.cal,
+                if self.skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!(". Not fitted, as they measure system RAM too: {}", self.skipped.join("; "))
+                }
             ),
             fit: format!(
                 "Weights stream at {:.0}% of peak, {:.1} µs per layer per token, band ±{:.0}%.",
@@ -226,9 +297,15 @@ fn fit_paste(
     let inputs = s
         .resolve(cat)
         .map_err(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
-    let rows = rows_for(&paste, cat, &inputs);
+    let FitRows { rows, skipped, models } = rows_for(&paste, cat, &inputs);
+    if rows.is_empty() && !skipped.is_empty() {
+        return Err(format!(
+            "every run kept part of the model out of this machine's own memory, so none measures it: {}",
+            skipped.join("; ")
+        ));
+    }
     let (fit, residuals) = fit(&rows, inputs.machine.bandwidth_gbs, &inputs.machine.time.own)?;
-    let cal = cal_text(&s.machine_key(), &fit);
+    let cal = cal_text(&s.machine_key(), &fit, &models);
     let name = crate::report::views::short_name(&inputs.machine.name);
     let basis = match paste.device.as_deref() {
         _ if from_paste => format!("fitted for {name}, the device your paste names"),
@@ -247,13 +324,14 @@ fn fit_paste(
         residuals,
         cal,
         basis,
+        skipped,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::calibration::user::{parse_cal, MAX_PASTE, MIN_BAND};
+    use crate::calibration::user::{parse_cal, MAX_PASTE, MIN_BAND, ONE_RUN_BAND};
     use crate::estimator::{Coefficients, GB};
 
     fn fixture(name: &str) -> String {
@@ -309,11 +387,16 @@ mod tests {
             per_layer_s: 38.5e-6,
             band: 0.06,
         };
-        let text = cal_text("rtx-4090", &f);
+        // A link written before the models field existed keeps working.
+        let text = cal_text("rtx-4090", &f, &[]);
         assert_eq!(text, "rtx-4090~0.871~38.5~0.06");
-        let (m, back) = parse_cal(&text).unwrap();
+        let (m, back, models) = parse_cal(&text).unwrap();
         assert_eq!(m, "rtx-4090");
+        assert!(models.is_empty());
         assert!((back.efficiency - 0.871).abs() < 1e-12 && (back.per_layer_s - 38.5e-6).abs() < 1e-15);
+        let with = cal_text("rtx-4090", &f, &["llama-3.1-8b".to_string(), "qwen3-8b".to_string()]);
+        assert_eq!(with, "rtx-4090~0.871~38.5~0.06~llama-3.1-8b,qwen3-8b");
+        assert_eq!(parse_cal(&with).unwrap().2, ["llama-3.1-8b", "qwen3-8b"]);
         for bad in ["rtx-4090", "rtx-4090~2~1~0.1", "rtx-4090~0.8~x~0.1", "~0.8~1~0.1", "a~0.8~1~0.01"] {
             assert!(parse_cal(bad).is_err(), "{bad}");
         }
@@ -356,11 +439,57 @@ mod tests {
             (found.efficiency - 0.9).abs() < 1e-9 && (found.per_layer_s - 25e-6).abs() < 1e-12,
             "{found:?}"
         );
-        assert_eq!(found.band, MIN_BAND);
+        // Exact figures, but three of them: the band is what three runs can claim.
+        assert!((found.band - ONE_RUN_BAND / 3f64.sqrt()).abs() < 1e-12, "{}", found.band);
         assert!(residuals.iter().all(|r| (r.after_tok_s / r.measured_tok_s - 1.0).abs() < 1e-9));
-        // One row: the efficiency alone, the class's per-layer cost kept.
+        // One row: the efficiency alone, the class's per-layer cost kept, and ±30%.
         let (one, _) = fit(&rows[..1], bw, &class).unwrap();
         assert_eq!(one.per_layer_s, class.per_layer_s);
+        assert!((one.band - ONE_RUN_BAND).abs() < 1e-12);
+        // Ten runs of the same exactness: a band a third as wide.
+        let ten: Vec<FitRow> = rows.iter().cycle().take(10).cloned().collect();
+        let (ten, _) = fit(&ten, bw, &class).unwrap();
+        assert!(ten.band < 0.1 && ten.band >= MIN_BAND, "{}", ten.band);
+    }
+
+    #[test]
+    fn a_run_with_layers_in_system_ram_is_read_and_not_fitted() {
+        let table = "| model | size | params | backend | ngl | type_k | type_v | test | t/s |\n\
+                     | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n\
+                     | llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | CUDA | 16 | q8_0 | q8_0 | tg128 | 40.12 ± 0.10 |\n\
+                     | llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | CUDA | 99 | q8_0 | q8_0 | tg128 | 140.20 ± 0.30 |\n";
+        let paste = parse(table).unwrap();
+        assert_eq!(paste.runs[0].ngl, Some(16));
+        assert_eq!(paste.runs[0].type_k.as_deref(), Some("q8_0"));
+        let s = crate::scenario::Scenario::from_query("hw=rtx-4090&model=llama-3.1-8b").0;
+        let c = calibrate(table, &s, crate::catalog::catalog()).unwrap();
+        // Only the all-on-GPU run is fitted; the other is named with why.
+        assert_eq!(c.residuals.len(), 1);
+        assert!(c.skipped[0].contains("16 of 33 layers"), "{:?}", c.skipped);
+        assert!(c.shown().status.contains("Not fitted"));
+        assert!(c.cal.ends_with("~llama-3.1-8b"), "{}", c.cal);
+        // Every run spilled: nothing measures the machine's own memory, and the error says why.
+        let spilled = table.replace("| 99 |", "| 16 |");
+        assert!(calibrate(&spilled, &s, crate::catalog::catalog())
+            .unwrap_err()
+            .contains("system RAM"));
+    }
+
+    #[test]
+    fn a_calibration_of_another_model_has_twice_the_band() {
+        let band = |q: &str| {
+            let (s, issues) = crate::scenario::Scenario::from_query(q);
+            assert!(issues.is_empty(), "{issues:?}");
+            let e = crate::estimator::estimate(&s.resolve(crate::catalog::catalog()).unwrap());
+            e.expected_high_tok_s / e.expected_tok_s - 1.0
+        };
+        let same = band("hw=rtx-4090&model=llama-3.1-8b&cal=rtx-4090~0.85~38~0.1~llama-3.1-8b");
+        let other = band("hw=rtx-4090&model=qwen2.5-32b&cal=rtx-4090~0.85~38~0.1~llama-3.1-8b");
+        let old = band("hw=rtx-4090&model=qwen2.5-32b&cal=rtx-4090~0.85~38~0.1");
+        assert!(
+            (same - 0.1).abs() < 1e-9 && (other - 0.2).abs() < 1e-9 && (old - 0.1).abs() < 1e-9,
+            "{same} {other} {old}"
+        );
     }
 
     #[test]

@@ -152,10 +152,19 @@ pub fn note_text(note: &Note) -> String {
 /// The notes about the runtime and the CPU that reads system RAM.
 fn runtime_note_text(note: &Note) -> String {
     match note {
-        Note::Calibrated { efficiency, band } => format!(
-            "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%",
+        Note::Calibrated {
+            efficiency,
+            band,
+            other_model,
+        } => format!(
+            "expected from your own calibration: weights stream at {:.0}% of peak, band ±{:.0}%{}",
             efficiency * 100.0,
-            band * 100.0
+            band * 100.0,
+            if *other_model {
+                " (widened: your runs measured other models than this one)"
+            } else {
+                ""
+            }
         ),
         Note::CalibrationForOtherMachine { fitted_for } => {
             format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")

@@ -396,7 +396,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Machine,
         value: ValueKind::Calibration,
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "your own calibration of this machine, fitted from your llama-bench output: `machine~efficiency~µs per layer~band`, where machine is the `hw` id (or the custom machine's `bw`) it was fitted for (ignored, with a note, on any other), efficiency the share of peak bandwidth weights stream at, then the cost per layer per token and the band's half-width (`rtx-4090~0.871~38.5~0.06`)",
+        meaning: "your own calibration of this machine, fitted from your llama-bench output: `machine~efficiency~µs per layer~band~models`, where machine is the `hw` id (or the custom machine's `bw`) it was fitted for (ignored, with a note, on any other), efficiency the share of peak bandwidth weights stream at, then the cost per layer per token, the band's half-width (at least ±30% from one run, narrowing as 1/√runs) and the catalog models the fitted runs measured, comma-separated (for any other model the band doubles; a link without this last field keeps working) (`rtx-4090~0.871~38.5~0.06~llama-3.1-8b`); runs that kept part of the model in system RAM (`ngl` below the layers, `n_cpu_moe`, `-ot`) are read and not fitted",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]

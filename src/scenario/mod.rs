@@ -539,21 +539,34 @@ impl Scenario {
             if let Some(how) = self.text(Key::Measured) {
                 r.notes.push(Note::Measured { webgpu: how == "webgpu" });
             }
-            // The user's own calibration, for the machine it was fitted for.
-            if let Some((fitted_for, fit)) = self.text(Key::Cal).and_then(|c| crate::calibration::user::parse_cal(c).ok()) {
-                if fitted_for == self.machine_key() {
-                    m.time.own = fit.apply(&m.time.own);
-                    m.time.band = ((1.0 - fit.band).max(0.05), 1.0 + fit.band);
-                    r.notes.push(Note::Calibrated {
-                        efficiency: fit.efficiency,
-                        band: fit.band,
-                    });
-                } else {
-                    r.notes.push(Note::CalibrationForOtherMachine { fitted_for });
-                }
-            }
+            self.apply_cal(&mut m, r);
             m
         })
+    }
+
+    /// The user's own calibration (`cal=`), for the machine it was fitted for.
+    fn apply_cal(&self, m: &mut MachineSpec, r: &mut Resolving) {
+        if let Some((fitted_for, fit, models)) = self.text(Key::Cal).and_then(|c| crate::calibration::user::parse_cal(c).ok()) {
+            if fitted_for == self.machine_key() {
+                // Runs of other models say less about this one: twice the band.
+                let model = (!self.is_custom_model()).then(|| self.text(Key::Model).unwrap_or(DEFAULT_MODEL));
+                let other_model = !models.is_empty() && !model.is_some_and(|id| models.iter().any(|m| m == id));
+                let band: f64 = if other_model {
+                    (fit.band * 2.0).min(crate::calibration::user::MAX_BAND)
+                } else {
+                    fit.band
+                };
+                m.time.own = fit.apply(&m.time.own);
+                m.time.band = ((1.0 - band).max(0.05), 1.0 + band);
+                r.notes.push(Note::Calibrated {
+                    efficiency: fit.efficiency,
+                    band,
+                    other_model,
+                });
+            } else {
+                r.notes.push(Note::CalibrationForOtherMachine { fitted_for });
+            }
+        }
     }
 
     /// The engine: what it runs on, and its own fit of system RAM's streaming where it has runs.

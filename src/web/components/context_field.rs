@@ -22,6 +22,19 @@ pub fn ContextField() -> impl IntoView {
             scenario.update(|s| s.put(Key::Ctx, Value::Whole(tokens)));
         }
     };
+    // A context past what the catalog model was trained for is estimated, and said beside the field.
+    let beyond = move || {
+        let trained = scenario.with(|s| {
+            let (model, _) = crate::report::views::model_and_quant(s);
+            crate::catalog::catalog().model(model?).ok()?.max_context
+        })?;
+        (ctx() > f64::from(trained)).then(|| {
+            format!(
+                "Beyond the {} tokens this model was trained for: it may not hold together that far.",
+                crate::report::views::fmt_tokens(f64::from(trained))
+            )
+        })
+    };
     view! {
         <div class="context-field">
             <NumberField key=Key::Ctx label="Context" hint="tokens: 4096, 32k, 1M" testid="input-ctx" />
@@ -37,6 +50,7 @@ pub fn ContextField() -> impl IntoView {
                 aria-valuetext={move || format!("{} tokens", crate::report::views::fmt_tokens(ctx()))}
                 on:input={on_slide}
             />
+            <p class="field-warning" data-testid="input-ctx-warning" role="status">{beyond}</p>
         </div>
     }
 }
