@@ -1115,3 +1115,32 @@ fn mixed_gpus_split_layers_and_each_device_is_a_pool() {
         assert!(err.contains(key), "{bad}: {err}");
     }
 }
+
+#[test]
+fn accuracy_prints_one_line_per_regime_and_engine_with_its_label() {
+    let (code, out, err) = run(&["accuracy"]);
+    assert_eq!(code, 0, "{err}");
+    for label in [
+        "CPU-only",
+        "experts in RAM",
+        "layers in RAM",
+        "mixed GPUs",
+        "batched",
+        "engine ik_llama.cpp",
+        "engine llamafile",
+        "engine ollama",
+        "engine ktransformers",
+    ] {
+        let lines: Vec<&str> = out.lines().filter(|l| l.starts_with(&format!("{label} "))).collect();
+        assert_eq!(lines.len(), 1, "{label}: {lines:?}");
+        let rest = &lines[0][label.len() + 1..];
+        let (n, tail) = rest.split_once(" rows: ").unwrap_or_else(|| panic!("{label}: {rest}"));
+        let n: usize = n.parse().unwrap_or_else(|_| panic!("{label}: {rest}"));
+        if n > 0 {
+            assert!(
+                tail.starts_with("median ") && tail.contains(", p90 ") && tail.ends_with(" hosts)"),
+                "{label}: {tail}"
+            );
+        }
+    }
+}

@@ -558,8 +558,13 @@ pub struct BatchResult {
     pub size: u32,
     /// `None` without a compute figure (nothing but the bytes would bound it), and past
     /// `max_streams` (the streams' KV caches do not fit).
+    /// Expected: the single stream's calibrated time scaled by how much longer the batch's step
+    /// takes at the roofline, so `per_stream_tok_s` at one stream is `expected_tok_s`.
     pub aggregate_tok_s: Option<f64>,
     pub per_stream_tok_s: Option<f64>,
+    /// The same at the roofline: the step's bytes at peak bandwidth, or its arithmetic at peak.
+    pub aggregate_ceiling_tok_s: Option<f64>,
+    pub per_stream_ceiling_tok_s: Option<f64>,
     /// The smallest batch at which a step becomes compute-bound, if any up to 4096.
     pub compute_bound_from: Option<u32>,
     /// The most streams whose KV caches at this context fit beside the weights (`None` where
@@ -1189,7 +1194,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     }
     let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
     let (ttft_s, prefill_tok_s) = prefill(inp, &placed, flops, &mut notes);
-    let batch = inp.batch.map(|b| batch_result(inp, &placed, flops, b.max(1)));
+    let batch = inp.batch.map(|b| batch_result(inp, &placed, flops, b.max(1), expected));
     let speculative = inp
         .speculation
         .map(|s| speculative_result(inp, &placed, flops, &s, expected, &mut notes));
@@ -1316,8 +1321,10 @@ fn compute_seconds(flops: Option<f64>, active_params: Option<f64>, tokens: f64) 
     }
 }
 
-/// A batch of `b` streams: bounded by memory (the streams' KV caches must fit) and by compute.
-fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> BatchResult {
+/// A batch of `b` streams: bounded by memory (the streams' KV caches must fit) and by compute;
+/// expected as the single stream's `expected` figure slowed by the ratio of the batch's step to
+/// one token's at the roofline.
+fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32, expected: f64) -> BatchResult {
     let Placed { wb, lay, kv, kv_total, .. } = placed;
     let max_streams = max_streams(inp, wb, *kv);
     let fits = max_streams.map(|m| b <= m);
@@ -1325,6 +1332,8 @@ fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> Ba
         size: b,
         aggregate_tok_s: None,
         per_stream_tok_s: None,
+        aggregate_ceiling_tok_s: None,
+        per_stream_ceiling_tok_s: None,
         compute_bound_from: None,
         max_streams,
         fits,
@@ -1341,11 +1350,10 @@ fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> Ba
     let (Some(f), Some(a)) = (flops, wb.active_params) else {
         return empty(Note::BatchNeedsTflops);
     };
-    let step = memory_seconds(&pool_reads(inp, wb, lay, b as f64, kv * b as f64, *kv_total)).max(compute_seconds(
-        flops,
-        wb.active_params,
-        b as f64,
-    ));
+    let step_at = |n: f64| memory_seconds(&pool_reads(inp, wb, lay, n, kv * n, *kv_total)).max(compute_seconds(flops, wb.active_params, n));
+    let step = step_at(b as f64);
+    let one = step_at(1.0);
+    let per_stream = if expected > 0.0 && step > 0.0 { expected * one / step } else { 0.0 };
     let compute_bound_from = first_compute_bound(|n| {
         let kv_n = kv * n as f64;
         let lay_n = layout(inp, wb, kv_n);
@@ -1353,8 +1361,10 @@ fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> Ba
     });
     BatchResult {
         size: b,
-        aggregate_tok_s: Some(b as f64 / step),
-        per_stream_tok_s: Some(1.0 / step),
+        aggregate_tok_s: Some(b as f64 * per_stream),
+        per_stream_tok_s: Some(per_stream),
+        aggregate_ceiling_tok_s: Some(b as f64 / step),
+        per_stream_ceiling_tok_s: Some(1.0 / step),
         compute_bound_from,
         max_streams,
         fits,

@@ -206,10 +206,11 @@ pub fn batch_text(b: &BatchResult) -> String {
         .unwrap_or_default();
     match (b.aggregate_tok_s, b.per_stream_tok_s, &b.note) {
         (Some(all), Some(each), _) => format!(
-            "Batch of {}: {} tok/s in all, {} tok/s per stream{}.{serve}",
+            "Batch of {}: {} tok/s expected in all, {} tok/s per stream (ceiling {} in all){}.{serve}",
             b.size,
             fmt_tok_s(all),
             fmt_tok_s(each),
+            fmt_tok_s(b.aggregate_ceiling_tok_s.unwrap_or(all)),
             b.compute_bound_from
                 .map(|c| format!("; compute-bound from batch {c}"))
                 .unwrap_or_default()
@@ -337,6 +338,8 @@ pub struct BatchReport {
     pub size: u32,
     pub aggregate_tok_s: Option<f64>,
     pub per_stream_tok_s: Option<f64>,
+    pub aggregate_ceiling_tok_s: Option<f64>,
+    pub per_stream_ceiling_tok_s: Option<f64>,
     pub compute_bound_from: Option<u32>,
     pub max_streams: Option<u32>,
     pub fits: Option<bool>,
@@ -401,6 +404,8 @@ impl Report {
                 size: b.size,
                 aggregate_tok_s: b.aggregate_tok_s,
                 per_stream_tok_s: b.per_stream_tok_s,
+                aggregate_ceiling_tok_s: b.aggregate_ceiling_tok_s,
+                per_stream_ceiling_tok_s: b.per_stream_ceiling_tok_s,
                 compute_bound_from: b.compute_bound_from,
                 max_streams: b.max_streams,
                 fits: b.fits,

@@ -276,14 +276,14 @@ pub fn fit(runs: &[RamRun]) -> RamSide {
     side
 }
 
-/// |ln(expected ÷ measured)| of each fitted run of `situation`, its host held out of the fit (the
-/// priors stand in for what the other hosts do not fit).
-pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<f64> {
+/// Each fitted run of `situation` with its |ln(expected ÷ measured)|, its host held out of the fit
+/// (the priors stand in for what the other hosts do not fit).
+pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<(&RamRun, f64)> {
     runs.iter()
         .filter(|r| r.situation == situation && r.fitted)
         .map(|r| {
             let others: Vec<RamRun> = runs.iter().filter(|o| o.host != r.host).cloned().collect();
-            (r.predict(&fit(&others)) / r.tg_tok_s).ln().abs()
+            (r, (r.predict(&fit(&others)) / r.tg_tok_s).ln().abs())
         })
         .collect()
 }

@@ -7,6 +7,7 @@ mod host;
 pub mod keys;
 pub mod link;
 pub mod measured_ram;
+pub mod scored;
 
 use crate::calibration::{Backend, Class, Vendor};
 use crate::catalog::{Catalog, Kind};

@@ -377,14 +377,14 @@ test('the commands that run and measure the scenario, each with a copy button', 
   const { page } = await load(browser, server.base + '?hw=rtx-4090&model=deepseek-r1&offload=experts&ram=768&ram_bw=614.4&cpu=epyc-9355&kv=q8_0');
   const run = page.getByTestId('command-run');
   await run.waitFor({ timeout: 20000 });
-  assert.equal(await run.textContent(), 'llama-server -m deepseek-r1-Q4_K_M.gguf -c 4096 -ngl 61 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -fa on');
+  assert.equal(await run.textContent(), 'llama-server -m deepseek-r1-Q4_K_M.gguf -c 4224 -ngl 62 -ot exps=CPU -ctk q8_0 -ctv q8_0 -t 32 -fa on');
   assert.match(await page.getByTestId('command-bench').textContent(), /^llama-bench -m deepseek-r1-Q4_K_M\.gguf -p 0 -n 128 -d 4096 -fa 1 .* -o md$/);
   assert.match(await page.getByTestId('command-note').textContent(), /Calibrate/);
   assert.equal(await page.getByTestId('command-run-copy').count(), 1);
   assert.equal(await page.getByTestId('command-bench-copy').count(), 1);
   // The commands follow the scenario.
   await page.getByTestId('input-ctx').fill('8192');
-  await page.waitForFunction(() => / -c 8192 /.test(document.querySelector('[data-testid=command-run]').textContent));
+  await page.waitForFunction(() => / -c 8320 /.test(document.querySelector('[data-testid=command-run]').textContent));
 });
 
 test('two different GPUs: the division has a term per card, each its own pool', async () => {

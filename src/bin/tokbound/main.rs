@@ -601,39 +601,74 @@ fn accuracy() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// One line per situation, per engine beside llama.cpp and per scored kind (mixed GPUs, batched),
+/// each beginning with its label: `<label> N rows: median X, p90 Y (H hosts)`.
+fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
+    use tokbound::scenario::measured_ram::{self, Situation};
+    let line = |label: &str, errs: &mut Vec<f64>, hosts: usize| {
+        errs.sort_by(f64::total_cmp);
+        if errs.is_empty() {
+            outf(format_args!("{label} 0 rows: no fitted run yet; the stated prior applies"));
+        } else {
+            outf(format_args!(
+                "{label} {} rows: median {:.3}, p90 {:.3} ({hosts} hosts)",
+                errs.len(),
+                calibration::quantile(errs, 0.5),
+                calibration::quantile(errs, 0.9),
+            ));
+        }
+    };
+    let hosts_of = |keep: &dyn Fn(&measured_ram::RamRun) -> bool| {
+        runs.iter()
+            .filter(|r| r.fitted && keep(r))
+            .map(|r| r.host.as_str())
+            .collect::<std::collections::BTreeSet<&str>>()
+            .len()
+    };
+    for s in Situation::ALL {
+        let mut errs: Vec<f64> = measured_ram::leave_one_host_out(runs, s).into_iter().map(|(_, e)| e).collect();
+        line(s.label(), &mut errs, hosts_of(&|r| r.situation == s));
+    }
+    for engine in &tokbound::scenario::keys::ENGINES[1..] {
+        let mut errs: Vec<f64> = Situation::ALL
+            .iter()
+            .flat_map(|s| measured_ram::leave_one_host_out(runs, *s))
+            .filter(|(r, _)| r.engine == *engine)
+            .map(|(_, e)| e)
+            .collect();
+        line(&format!("engine {engine}"), &mut errs, hosts_of(&|r| r.engine == *engine));
+    }
+    for kind in tokbound::scenario::scored::Kind::ALL {
+        match tokbound::scenario::scored::runs(kind, catalog()) {
+            Ok(scored) => {
+                let hosts = scored
+                    .iter()
+                    .map(|r| r.host.as_str())
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len();
+                let mut errs: Vec<f64> = scored.iter().map(|r| r.error()).collect();
+                let above = scored.iter().filter(|r| r.measured_tok_s > r.ceiling_tok_s * 1.0001).count();
+                line(kind.label(), &mut errs, hosts);
+                outf(format_args!(
+                    "  {}: scored, not fitted; measured above its ceiling: {above}",
+                    kind.label()
+                ));
+            }
+            Err(e) => eprintln!("{}: {e}", kind.label()),
+        }
+    }
+}
+
 /// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
 /// host held out of the fit it is scored on.
 fn ram_accuracy() {
-    use tokbound::scenario::measured_ram::{self, Situation};
+    use tokbound::scenario::measured_ram;
     let runs = match measured_ram::runs(catalog()) {
         Ok(r) => r,
         Err(e) => return eprintln!("data/measured-ram.csv: {e}"),
     };
     out("system RAM read by the CPU (data/measured-ram.csv), leave-one-host-out |ln(expected/measured)|:");
-    for s in Situation::ALL {
-        let mut errs = measured_ram::leave_one_host_out(&runs, s);
-        errs.sort_by(f64::total_cmp);
-        let hosts: std::collections::BTreeSet<&str> = runs
-            .iter()
-            .filter(|r| r.situation == s && r.fitted)
-            .map(|r| r.host.as_str())
-            .collect();
-        if errs.is_empty() {
-            outf(format_args!(
-                "  {} 0 rows: none with an established memory configuration yet; the stated prior applies",
-                s.label()
-            ));
-        } else {
-            outf(format_args!(
-                "  {} {} rows: median {:.3}, p90 {:.3} ({} hosts)",
-                s.label(),
-                errs.len(),
-                calibration::quantile(&errs, 0.5),
-                calibration::quantile(&errs, 0.9),
-                hosts.len()
-            ));
-        }
-    }
+    regime_lines(&runs);
     let cal = tokbound::catalog::calibration();
     for (what, f) in [
         ("a CPU machine's own memory", cal.ram.cpu),
