@@ -116,7 +116,7 @@ fn a_lever_that_changes_the_machine_re_decides_the_placement_for_it() {
     };
     assert_eq!(cheapest(&with), cheapest(&without));
     let second = find(&with, "with=rtx-3060-12g");
-    assert!(second.ratio > 3.0, "{}", second.ratio);
+    assert!(second.ratio > 2.0, "{}", second.ratio);
     assert!((second.expected_tok_s - find(&without, "with=rtx-3060-12g").expected_tok_s).abs() < 1e-9);
     // The change says what it clears, so its keys open the same scenario.
     assert!(second.change_text().contains("offload="), "{}", second.change_text());

@@ -71,6 +71,8 @@ pub struct RamRun {
     pub family: Option<CpuFamily>,
     /// Sockets the run spans.
     pub sockets: u32,
+    /// Tokens in the KV cache when it generated.
+    pub context: f64,
 }
 
 /// What the RAM side's fit gives: the streaming multipliers, the CPU families' compute
@@ -104,6 +106,10 @@ impl RamSide {
 /// A run slower than the memory side's fit predicts by more than this factor is taken as
 /// compute-bound: beyond the ±25% band of the memory fit.
 const COMPUTE_BOUND_MARGIN: f64 = 1.3;
+
+/// The deepest context at which a run can show the weights' arithmetic binding: past it, the
+/// attention's own work (not modelled on the CPU side) is mixed in.
+const COMPUTE_FIT_MAX_CONTEXT: f64 = 1024.0;
 
 impl RamRun {
     /// The multiplier on peak time this run shows (never below 1: nothing streams faster than
@@ -174,6 +180,7 @@ pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
             compute_peak_s: host_compute_seconds(&inputs, &e),
             family: inputs.host.as_ref().map(|h| h.family),
             sockets: inputs.host.as_ref().map_or(1, |h| h.sockets),
+            context: inputs.context,
             tg_tok_s: r.f64("tg_tok_s")?,
             engine: r.text("engine").to_string(),
             url: r.required("url")?.to_string(),
@@ -244,7 +251,13 @@ pub fn fit(runs: &[RamRun]) -> RamSide {
         ram: multipliers(&single),
         ..RamSide::default()
     };
-    let flagged = |r: &RamRun| r.family.is_some() && r.tg_tok_s * COMPUTE_BOUND_MARGIN < r.predict_memory(first.multiplier(r.situation));
+    // The arithmetic modelled is the weights' matrix-vector products, not attention: only runs
+    // near an empty context can show it binding.
+    let flagged = |r: &RamRun| {
+        r.family.is_some()
+            && r.context <= COMPUTE_FIT_MAX_CONTEXT
+            && r.tg_tok_s * COMPUTE_BOUND_MARGIN < r.predict_memory(first.multiplier(r.situation))
+    };
     // A family's efficiency rests on compute-bound runs of at least two hosts, so that one odd run
     // cannot set it; runs of a family without such a fit stay in the memory side's.
     let compute: Vec<(CpuFamily, (f64, usize))> = CpuFamily::ALL

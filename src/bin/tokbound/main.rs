@@ -708,7 +708,7 @@ fn ram_accuracy() {
             .collect();
         errs.sort_by(f64::total_cmp);
         outf(format_args!(
-            "  not fitted, {h}: {} rows, median {:.3} (memory configuration not established)",
+            "  not fitted, {h}: {} rows, median {:.3} (scored, not fitted: data/measured-ram.csv says why)",
             errs.len(),
             calibration::quantile(&errs, 0.5)
         ));
