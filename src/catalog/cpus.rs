@@ -73,7 +73,7 @@ impl Cpu {
             Some(plain) if MemoryClass::of(plain).is_some() => plain,
             _ => kind,
         };
-        (kind.to_string(), rate.parse().ok())
+        (kind.to_string(), rate.parse::<u32>().ok().map(f64::from))
     }
 
     /// Its maker: the first word of its name ("AMD", "Intel", "Apple").

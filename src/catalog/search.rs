@@ -8,6 +8,7 @@
 
 use super::cpus::Cpu;
 use super::{Catalog, Kind, Machine, Model};
+use crate::text::decimal;
 
 /// Words that name a vendor or a brand line rather than a product: dropped from both sides.
 const VENDOR_WORDS: &[&str] = &["nvidia", "geforce", "amd", "radeon", "intel", "apple", "qualcomm"];
@@ -119,7 +120,8 @@ impl Size {
             return None;
         }
         Some(Size {
-            value: number.parse().ok()?,
+            // Not str::parse: the page keeps std's float tables out (text::decimal says why).
+            value: decimal::parse(number)?,
             scale,
             decimals: number.split_once('.').map_or(0, |(_, d)| d.len() as i32),
         })

@@ -150,43 +150,46 @@ fn start_custom(s: &mut Scenario) {
     s.clear(Key::Hw);
 }
 
-/// The select's options, kind by kind: the machines found (and the chosen one, `cur`, while
-/// searching), then the CPU machines found with a CPU ("… (CPU) with AMD Ryzen 9 7950X", and the
-/// chosen pair), then Custom machine….
+/// The select's options in the order of `found` (kind by kind, then the CPU machines found with a
+/// CPU: "… (CPU) with AMD Ryzen 9 7950X"), each run of one kind under its label; then the chosen
+/// one, `cur`, where the search did not find it; then Custom machine….
 fn machine_options(cur: &str, found: &[String]) -> Vec<OptionGroup> {
-    let cat = catalog();
-    let label = |name: &str, bw: f64| format!("{name} — {} GB/s", views::trim(bw));
-    let listed = |value: &str| value == cur || found.iter().any(|f| f == value);
-    let mut groups: Vec<OptionGroup> = Kind::ALL
-        .into_iter()
-        .map(|kind| OptionGroup {
-            label: Some(views::kind_label(kind)),
-            options: cat
-                .machines
-                .iter()
-                .filter(|m| m.kind == kind && listed(&m.id))
-                .map(|m| (m.id.clone(), label(&m.name, m.bandwidth_gbs)))
-                .collect(),
-        })
-        .collect();
-    let pairs = found
-        .iter()
-        .map(String::as_str)
-        .chain((!found.iter().any(|f| f == cur)).then_some(cur))
-        .filter_map(|v| v.split_once(PAIR).map(|(hw, cpu)| (v, hw, cpu)))
-        .filter_map(|(v, hw, cpu)| {
-            let (m, c) = (cat.machine(hw).ok()?, cat.cpu(cpu).ok()?);
-            Some((v.to_string(), label(&views::machine_with_cpu(&m.name, &c.name), m.bandwidth_gbs)))
-        });
-    groups.push(OptionGroup {
-        label: Some("CPUs found, on their memory systems"),
-        options: pairs.collect(),
-    });
+    let chosen = (!cur.is_empty() && !found.iter().any(|f| f == cur)).then_some(cur);
+    let mut groups: Vec<OptionGroup> = Vec::new();
+    for value in found.iter().map(String::as_str).chain(chosen) {
+        let Some((label, text)) = machine_option(value) else { continue };
+        let option = (value.to_string(), text);
+        match groups.last_mut() {
+            Some(g) if g.label == Some(label) => g.options.push(option),
+            _ => groups.push(OptionGroup {
+                label: Some(label),
+                options: vec![option],
+            }),
+        }
+    }
     groups.push(OptionGroup {
         label: None,
         options: vec![(CUSTOM.into(), "Custom machine…".into())],
     });
     groups
+}
+
+/// The group and text of an option value: a machine under its kind, a machine with a CPU under
+/// the CPUs found; `None` for anything else.
+fn machine_option(value: &str) -> Option<(&'static str, String)> {
+    let cat = catalog();
+    let text = |name: &str, bw: f64| format!("{name} — {} GB/s", views::trim(bw));
+    match value.split_once(PAIR) {
+        Some((hw, cpu)) => {
+            let (m, c) = (cat.machine(hw).ok()?, cat.cpu(cpu).ok()?);
+            let name = views::machine_with_cpu(&m.name, &c.name);
+            Some(("CPUs found, on their memory systems", text(&name, m.bandwidth_gbs)))
+        }
+        None => {
+            let m = cat.machine(value).ok()?;
+            Some((views::kind_label(m.kind), text(&m.name, m.bandwidth_gbs)))
+        }
+    }
 }
 
 /// A select's (value, label) pairs.
