@@ -1,10 +1,10 @@
 //! Finding a machine, a CPU or a model as people type it: "rtx4090", "nvidia 4090", "amd 7900",
-//! "macbook", "mac studio m2", "7950x", "epyc 9554", "llama 70b", "deepseek r1 671". Each word is
-//! looked for on its own, in any order; case, spaces, hyphens and vendor words do not matter, and
-//! Apple's product names stand for the chips they ship with. In a model search a number is a size
-//! ("70b", "671", "270m": the parameter count as names round it) or a version ("3.1"), and the
-//! model itself ranks before its fine-tunes and distills: the fewer words of its name the query
-//! leaves unexplained, the higher.
+//! "macbook", "mac studio m2", "7950x", "epyc 9554", "llama 70b", "deepseek r1 671". Case, spaces,
+//! hyphens and vendor words do not matter, and Apple's product names stand for the chips they ship
+//! with. A model's words are looked for each on its own, in any order; a number is a size ("70b",
+//! "671", "270m": the parameter count as names round it) or a version ("3.1"), and the model
+//! itself ranks before its fine-tunes and distills: the fewer words of its name the query leaves
+//! unexplained, the higher.
 
 use super::cpus::Cpu;
 use super::{Catalog, Kind, Machine, Model};
@@ -134,7 +134,7 @@ impl Size {
         let unit = 10f64.powi(self.decimals);
         // The product's rounding error (0.27 × 1000 = 270.00000000000006) is not a digit.
         let cut = (count * unit + 1e-9).floor() / unit;
-        (count - self.value).abs() <= 0.03 * self.value || (cut - self.value).abs() < 1e-9
+        (count - self.value).abs() <= 0.03 * self.value + 1e-9 || (cut - self.value).abs() < 1e-9
     }
 }
 
@@ -197,9 +197,12 @@ impl Query {
     }
 
     /// Whether every word is somewhere in one of `texts`.
+    /// Machines and CPUs: the words as typed, joined, in one of `texts`. Their names are long
+    /// ("Apple M2 Ultra (76-core GPU, up to 192 GB)"), so words found apart would find too much:
+    /// `core ultra 9` is an Intel part, not an Apple one.
     fn in_texts(&self, texts: &[&str]) -> bool {
-        let texts: Vec<String> = texts.iter().map(|t| squash(t)).collect();
-        self.words.iter().all(|w| texts.iter().any(|t| t.contains(&w.squashed)))
+        let typed: String = self.words.iter().map(|w| w.squashed.as_str()).collect();
+        texts.iter().any(|t| squash(t).contains(&typed))
     }
 
     fn machine(&self, m: &Machine) -> bool {
@@ -216,13 +219,15 @@ impl Query {
         self.tiers.is_none() && !self.words.is_empty() && self.in_texts(&[&c.name, &c.id])
     }
 
-    /// A model by its name, id or family, a number by its size or a version in them.
+    /// A model: every word somewhere in its name, id or family, in any order; a number by its
+    /// size, a word of its name ("4B") or a version in them.
     fn model(&self, m: &Model) -> bool {
         let texts = [m.name.as_str(), m.id.as_str(), m.family.as_str()];
         let numbers: Vec<String> = texts.iter().flat_map(|t| numbers(t)).collect();
+        let named = words(&m.name);
         self.tiers.is_none()
             && self.words.iter().all(|w| match w.size {
-                Some(size) => size.names(m.params_b) || numbers.contains(&w.text),
+                Some(size) => size.names(m.params_b) || numbers.contains(&w.text) || named.contains(&w.text),
                 None => texts.iter().any(|t| squash(t).contains(&w.squashed)),
             })
     }
