@@ -45,6 +45,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "boost_ghz",
             "int8_ops_per_cycle",
             "f16_flops_per_cycle",
+            "memory",
             "channels",
             "max_sockets",
         ],

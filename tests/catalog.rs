@@ -355,7 +355,9 @@ fn every_machine_names_its_memory_type() {
 }
 
 /// Siblings agree: machines of one vendor, memory class and backend, on a dense model that fits
-/// both, are ordered by bandwidth and no further apart than their bandwidths.
+/// both, are ordered by bandwidth and no further apart than their bandwidths — where both are
+/// memory-bound: a CPU that cannot keep up with its memory (an Apple CPU cluster on 400 GB/s) is
+/// as fast as its arithmetic, which the bandwidth does not bound.
 #[test]
 fn siblings_agree() {
     use tokbound::scenario::Scenario;
@@ -370,7 +372,8 @@ fn siblings_agree() {
                 let (s, _) = Scenario::from_query(&format!("hw={}&model={model}&quant=q4_k_m&ctx=4096", m.id));
                 let inputs = s.resolve(cat).ok()?;
                 let e = tokbound::estimator::estimate(&inputs);
-                (e.fits == Some(true)).then_some((m, e.expected_tok_s))
+                let memory_bound = e.bound.1 == tokbound::estimator::Bound::Memory;
+                (e.fits == Some(true) && memory_bound).then_some((m, e.expected_tok_s))
             })
             .collect();
         for (a, ea) in &est {
@@ -441,5 +444,51 @@ fn every_cpu_has_its_sources_and_sane_throughput() {
         if m.kind == Kind::Cpu {
             assert!(m.cpu.is_some(), "{}: a CPU machine names its CPU", m.id);
         }
+    }
+}
+
+/// Every catalog CPU has a CPU machine of its platform, so a search for the CPU finds one: the
+/// full channel count at the top speed it is specified for (one socket), and for memory soldered
+/// beside the chip (LPDDR, whose channel width differs between makers' counts) a row that names it
+/// with the same memory type and speed. Holds for whatever data/cpus.csv lists.
+#[test]
+fn every_cpu_has_a_machine_of_its_platform() {
+    use tokbound::catalog::MemoryClass;
+    let cat = catalog();
+    for c in &cat.cpus {
+        let (memory, rate) = c.memory_spec();
+        let class = MemoryClass::of(&memory).unwrap_or_else(|| panic!("{}: memory {:?} is no known type", c.id, c.memory));
+        let machines = cat.machines_with_cpu(c);
+        let m = machines
+            .first()
+            .unwrap_or_else(|| panic!("{}: no CPU machine for {} x {} channels", c.id, c.memory, c.channels));
+        assert!(
+            m.kind == Kind::Cpu || m.default_backend() == tokbound::calibration::Backend::Cpu,
+            "{}: {} does not run on its CPU",
+            c.id,
+            m.id
+        );
+        assert_eq!(m.memory_type, memory, "{}: {}", c.id, m.id);
+        if let Some(rate) = rate {
+            assert_eq!(m.data_rate_mts, Some(rate), "{}: {} is not at {}", c.id, m.id, c.memory);
+        }
+        if class == MemoryClass::Ddr {
+            // bandwidth = channels x 8 bytes x MT/s; the bus follows (checked against it above).
+            assert_eq!(m.bus_bits, Some(f64::from(64 * c.channels)), "{}: {}", c.id, m.id);
+            assert_eq!(m.sockets, 1, "{}: {}", c.id, m.id);
+            let bandwidth = f64::from(c.channels) * 8.0 * rate.unwrap_or(0.0) / 1000.0;
+            assert!(
+                (m.bandwidth_gbs / bandwidth - 1.0).abs() < 0.01,
+                "{}: {} GB/s, not {bandwidth}",
+                m.id,
+                m.bandwidth_gbs
+            );
+        } else {
+            assert_eq!(m.cpu.as_deref(), Some(c.id.as_str()), "{}: soldered memory is its own row", c.id);
+        }
+        // Its name finds it: as a machine named so, or as that machine with the CPU.
+        let by_pair = cat.search_cpu_machines(&c.name).iter().any(|(f, fc)| f.id == m.id && fc.id == c.id);
+        let by_name = cat.search_machines(&c.name).iter().any(|f| f.id == m.id);
+        assert!(by_pair || by_name, "{}: a search for {:?} does not find {}", c.id, c.name, m.id);
     }
 }

@@ -3,7 +3,8 @@
 //! per cycle of its SIMD units, with sources. It gives the compute side of whatever reads system
 //! RAM ([`crate::estimator::HostCpu`]).
 
-use super::{csv, unknown, Catalog};
+use super::{csv, unknown, Catalog, Kind, Machine, MemoryClass};
+use crate::calibration::Backend;
 use crate::estimator::cpu::{busy_cores, numa_factor};
 use crate::estimator::{CpuFamily, HostCpu};
 
@@ -62,6 +63,37 @@ impl Cpu {
         }
     }
 
+    /// The memory it is specified for as a catalog memory type and its top data rate, MT/s:
+    /// "DDR5-5600" → `("ddr5", Some(5600))`, "LPDDR5X" → `("lpddr5x", None)`. DDR3L is DDR3 at
+    /// 1.35 V, one type with it.
+    pub fn memory_spec(&self) -> (String, Option<f64>) {
+        let lower = self.memory.to_ascii_lowercase();
+        let (kind, rate) = lower.split_once('-').unwrap_or((&lower, ""));
+        let kind = match kind.strip_suffix('l') {
+            Some(plain) if MemoryClass::of(plain).is_some() => plain,
+            _ => kind,
+        };
+        (kind.to_string(), rate.parse::<u32>().ok().map(f64::from))
+    }
+
+    /// Its maker: the first word of its name ("AMD", "Intel", "Apple").
+    pub fn maker(&self) -> &str {
+        self.name.split(' ').next().unwrap_or_default()
+    }
+
+    /// Whether `m` is a single-socket CPU machine of its platform: the memory it is specified
+    /// for, at its top data rate, in all its channels. Only DDR: a module's channel is 64 bits,
+    /// where LPDDR's width differs from one maker's count to another's.
+    fn platform_is(&self, m: &Machine) -> bool {
+        let (kind, rate) = self.memory_spec();
+        m.kind == Kind::Cpu
+            && m.sockets == 1
+            && m.memory_class() == MemoryClass::Ddr
+            && m.memory_type == kind
+            && rate.zip(m.data_rate_mts).is_some_and(|(a, b)| (a - b).abs() < 0.5)
+            && m.bus_bits == Some(f64::from(64 * self.channels))
+    }
+
     /// The threads a runtime uses by default on `sockets` sockets: one per performance core
     /// (llama.cpp's default), or every core where there is one kind.
     pub fn default_threads(&self, sockets: u32) -> u32 {
@@ -92,6 +124,27 @@ pub(super) fn parse_cpu(r: &csv::Record) -> Result<Cpu, String> {
 }
 
 impl Catalog {
+    /// The machines that carry `cpu`, its platform's first: the single-socket CPU machines of its
+    /// platform ([`Cpu::platform_is`]; where several share it, those whose own CPU is of its
+    /// maker, so a Threadripper is not put on a Xeon board), then every other machine that names
+    /// it as its CPU and runs on it (another speed grade, a second socket, a SoC's CPU backend).
+    pub fn machines_with_cpu(&self, cpu: &Cpu) -> Vec<&Machine> {
+        let maker = |m: &Machine| m.cpu.as_deref().and_then(|id| self.cpu(id).ok()).map(Cpu::maker);
+        let platform: Vec<&Machine> = self.machines.iter().filter(|m| cpu.platform_is(m)).collect();
+        let same_maker = platform.iter().any(|m| maker(m) == Some(cpu.maker()));
+        let mut out: Vec<&Machine> = platform
+            .into_iter()
+            .filter(|m| !same_maker || maker(m) == Some(cpu.maker()))
+            .collect();
+        for m in &self.machines {
+            let runs_on_it = m.kind == Kind::Cpu || m.default_backend() == Backend::Cpu;
+            if m.cpu.as_deref() == Some(cpu.id.as_str()) && runs_on_it && !out.iter().any(|o| o.id == m.id) {
+                out.push(m);
+            }
+        }
+        out
+    }
+
     /// A CPU by id.
     pub fn cpu(&self, id: &str) -> Result<&Cpu, String> {
         self.cpus

@@ -73,6 +73,7 @@ impl MemoryClass {
         ("lpddr4x", MemoryClass::Lpddr),
         ("lpddr5", MemoryClass::Lpddr),
         ("lpddr5x", MemoryClass::Lpddr),
+        ("ddr3", MemoryClass::Ddr),
         ("ddr4", MemoryClass::Ddr),
         ("ddr5", MemoryClass::Ddr),
     ];

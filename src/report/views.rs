@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::catalog::{Catalog, Kind};
+use crate::catalog::{Catalog, Kind, MemoryClass};
 use crate::estimator::{estimate, BatchResult, Estimate, Inputs, Note, Pool, SpecResult};
 use crate::scenario::{Key, Scenario, Value};
 use crate::text::units::{fmt_bytes, fmt_gib, fmt_tok_s};
@@ -656,7 +656,8 @@ pub fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
 }
 
 /// What an estimate is about, in one line: "NVIDIA GeForce RTX 4090 (24 GiB) · Qwen2.5 32B
-/// Instruct · Q4_K_M · 4K context". Shown above the figure on the page and in every embed.
+/// Instruct · Q4_K_M · 4K context", a CPU memory configuration with its CPU (unless assumed).
+/// Shown above the figure on the page and in every embed.
 pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
     let model = match &inputs.model {
         crate::estimator::ModelSpec::Arch { name, .. } => name.clone(),
@@ -668,11 +669,27 @@ pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
         (None, crate::estimator::WeightSpec::Bits { bpw, .. }) => format!("{} bits per weight", trim(bpw)),
         (None, crate::estimator::WeightSpec::File { bytes }) => format!("{} weight file", fmt_gib(bytes)),
     };
-    format!(
-        "{} · {model} · {format} · {} context",
-        inputs.machine.name,
-        fmt_tokens(inputs.context)
-    )
+    // A CPU machine of socketed memory is a memory configuration: the CPU on it is half of what
+    // it is. A chip with its memory soldered beside it (a Raspberry Pi) is named by its row.
+    let assumed = inputs.notes.iter().any(|n| matches!(n, Note::HostAssumed { .. }));
+    let own_chip = |cpu: &str| {
+        machine_id(s)
+            .and_then(|id| cat.machine(id).ok())
+            .is_some_and(|m| m.memory_class() != MemoryClass::Ddr && m.cpu.as_deref() == Some(cpu))
+    };
+    let machine = match &inputs.host {
+        Some(cpu) if inputs.machine.kind == Kind::Cpu && !assumed && !own_chip(&cpu.id) => {
+            machine_with_cpu(&inputs.machine.name, &cpu.name)
+        }
+        _ => inputs.machine.name.clone(),
+    };
+    format!("{machine} · {model} · {format} · {} context", fmt_tokens(inputs.context))
+}
+
+/// A CPU machine with the CPU on it, as the headline and the machine list name it: "Desktop
+/// DDR5-5200, dual channel (CPU) with AMD Ryzen 9 7950X".
+pub fn machine_with_cpu(machine: &str, cpu: &str) -> String {
+    format!("{machine} with {cpu}")
 }
 
 /// The height, in CSS pixels, an embed of `views` needs in a 700-pixel-wide column with `notes`

@@ -8,10 +8,19 @@ use super::search_box::SearchBox;
 use super::select_field::SelectField;
 use crate::calibration::{Backend, Vendor};
 use crate::catalog::{catalog, Kind};
+use crate::report::views;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
 use crate::web::state::scenario;
 
 const CUSTOM: &str = "custom";
+
+/// Between a machine's id and a CPU's in an option's value: a CPU machine with that CPU.
+const PAIR: char = '@';
+
+/// The option value of machine `hw` with CPU `cpu`.
+fn pair(hw: &str, cpu: &str) -> String {
+    format!("{hw}{PAIR}{cpu}")
+}
 
 /// Machine select (`input-machine`), its search box (`input-machine-search`) and, for a custom
 /// machine, bandwidth, memory, kind and TFLOPS fields.
@@ -26,24 +35,14 @@ pub fn MachinePicker() -> impl IntoView {
         if is_custom.get() {
             CUSTOM.to_string()
         } else {
-            scenario.with(|s| s.text(Key::Hw).unwrap_or(DEFAULT_HW).to_string())
+            scenario.with(chosen_value)
         }
     });
-    let choose = move |v: String| {
-        scenario.update(|s| {
-            if v == CUSTOM {
-                start_custom(s);
-            } else {
-                *s = crate::report::views::with_machine(s, &v);
-                if v == DEFAULT_HW {
-                    s.clear(Key::Hw);
-                }
-            }
-        });
-    };
+    let choose = move |v: String| scenario.update(|s| choose_value(s, &v));
     let on_change = move |ev| choose(event_target_value(&ev));
-    // What the search box finds: catalog order, every machine when it is blank.
-    let found = Memo::new(move |_| search.with(|q| cat.search_machines(q).iter().map(|m| m.id.clone()).collect::<Vec<_>>()));
+    let found = Memo::new(move |_| search.with(|q| found_values(q)));
+    // A chosen pair is listed without a search too (no plain option shows it).
+    let chosen_pair = Memo::new(move |_| current.with(|c| if c.contains(PAIR) { c.clone() } else { String::new() }));
     let select = NodeRef::new();
     bind_options(
         select,
@@ -51,7 +50,7 @@ pub fn MachinePicker() -> impl IntoView {
             let searching = search.with(|q| !q.trim().is_empty());
             // A search keeps the chosen machine listed, so only then does the list follow the
             // choice; otherwise a new choice just selects another option of the same list.
-            let cur = if searching { current.get() } else { String::new() };
+            let cur = if searching { current.get() } else { chosen_pair.get() };
             machine_options(&cur, &found.get())
         }),
         current,
@@ -65,9 +64,9 @@ pub fn MachinePicker() -> impl IntoView {
                 testid="input-machine-search"
                 status_testid="machine-search-status"
                 label="Search machines"
-                placeholder="4090, MacBook, DDR5…"
+                placeholder="4090, MacBook, 7950X, DDR5…"
                 nouns=("machine", "machines")
-                hint="a model number (4090, M3 Max)"
+                hint="a model number (4090, M3 Max, 7950X)"
                 search=search
                 found=found
                 on_choose=Callback::new(choose)
@@ -81,10 +80,11 @@ pub fn MachinePicker() -> impl IntoView {
             <p class="hint" data-testid="machine-source">
                 {move || {
                     let id = current.get();
+                    let hw = id.split(PAIR).next().unwrap_or_default();
                     cat.machines
                         .iter()
-                        .find(|m| m.id == id)
-                        .map(crate::report::views::machine_source)
+                        .find(|m| m.id == hw)
+                        .map(views::machine_source)
                         .unwrap_or_default()
                 }}
             </p>
@@ -98,6 +98,48 @@ pub fn MachinePicker() -> impl IntoView {
     }
 }
 
+/// The select's value for the scenario's catalog machine: its id, or a CPU machine paired with the
+/// CPU chosen on it, as a search for that CPU lists it.
+fn chosen_value(s: &Scenario) -> String {
+    let cat = catalog();
+    let hw = s.text(Key::Hw).unwrap_or(DEFAULT_HW);
+    let carried = |cpu: &str| cat.cpu(cpu).is_ok_and(|c| cat.machines_with_cpu(c).iter().any(|m| m.id == hw));
+    match s.text(Key::Cpu) {
+        Some(cpu) if carried(cpu) => pair(hw, cpu),
+        _ => hw.to_string(),
+    }
+}
+
+/// Moves the scenario to a select value: a machine, a CPU machine with a CPU (`hw=` and `cpu=`),
+/// or a custom machine.
+fn choose_value(s: &mut Scenario, v: &str) {
+    if v == CUSTOM {
+        start_custom(s);
+        return;
+    }
+    let (hw, cpu) = v.split_once(PAIR).map_or((v, None), |(hw, cpu)| (hw, Some(cpu)));
+    *s = views::with_machine(s, hw);
+    if let Some(cpu) = cpu {
+        s.put(Key::Cpu, Value::Text(cpu.to_string()));
+    }
+    if hw == DEFAULT_HW {
+        s.clear(Key::Hw);
+    }
+}
+
+/// What the search box finds, in the select's order: the machines the text names, kind by kind
+/// (every machine when it is blank), then the machines of the CPUs it names, paired with them.
+fn found_values(text: &str) -> Vec<String> {
+    let cat = catalog();
+    let mut machines = cat.search_machines(text);
+    machines.sort_by_key(|m| Kind::ALL.iter().position(|k| *k == m.kind));
+    machines
+        .iter()
+        .map(|m| m.id.clone())
+        .chain(cat.search_cpu_machines(text).iter().map(|(m, c)| pair(&m.id, &c.id)))
+        .collect()
+}
+
 /// A custom machine starts from the chosen catalog machine's figures.
 fn start_custom(s: &mut Scenario) {
     let m = catalog().machine(s.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok().cloned();
@@ -108,31 +150,46 @@ fn start_custom(s: &mut Scenario) {
     s.clear(Key::Hw);
 }
 
-/// The select's options, kind by kind: the machines found (and the chosen one, `cur`, while
-/// searching), then Custom machine….
+/// The select's options in the order of `found` (kind by kind, then the CPU machines found with a
+/// CPU: "… (CPU) with AMD Ryzen 9 7950X"), each run of one kind under its label; then the chosen
+/// one, `cur`, where the search did not find it; then Custom machine….
 fn machine_options(cur: &str, found: &[String]) -> Vec<OptionGroup> {
-    let mut groups: Vec<OptionGroup> = Kind::ALL
-        .into_iter()
-        .map(|kind| OptionGroup {
-            label: Some(crate::report::views::kind_label(kind)),
-            options: catalog()
-                .machines
-                .iter()
-                .filter(|m| m.kind == kind && (m.id == cur || found.contains(&m.id)))
-                .map(|m| {
-                    (
-                        m.id.clone(),
-                        format!("{} — {} GB/s", m.name, crate::report::views::trim(m.bandwidth_gbs)),
-                    )
-                })
-                .collect(),
-        })
-        .collect();
+    let chosen = (!cur.is_empty() && !found.iter().any(|f| f == cur)).then_some(cur);
+    let mut groups: Vec<OptionGroup> = Vec::new();
+    for value in found.iter().map(String::as_str).chain(chosen) {
+        let Some((label, text)) = machine_option(value) else { continue };
+        let option = (value.to_string(), text);
+        match groups.last_mut() {
+            Some(g) if g.label == Some(label) => g.options.push(option),
+            _ => groups.push(OptionGroup {
+                label: Some(label),
+                options: vec![option],
+            }),
+        }
+    }
     groups.push(OptionGroup {
         label: None,
         options: vec![(CUSTOM.into(), "Custom machine…".into())],
     });
     groups
+}
+
+/// The group and text of an option value: a machine under its kind, a machine with a CPU under
+/// the CPUs found; `None` for anything else.
+fn machine_option(value: &str) -> Option<(&'static str, String)> {
+    let cat = catalog();
+    let text = |name: &str, bw: f64| format!("{name} — {} GB/s", views::trim(bw));
+    match value.split_once(PAIR) {
+        Some((hw, cpu)) => {
+            let (m, c) = (cat.machine(hw).ok()?, cat.cpu(cpu).ok()?);
+            let name = views::machine_with_cpu(&m.name, &c.name);
+            Some(("CPUs found, on their memory systems", text(&name, m.bandwidth_gbs)))
+        }
+        None => {
+            let m = cat.machine(value).ok()?;
+            Some((views::kind_label(m.kind), text(&m.name, m.bandwidth_gbs)))
+        }
+    }
 }
 
 /// A select's (value, label) pairs.
@@ -167,7 +224,7 @@ fn custom_fields() -> impl IntoView {
                 label: None,
                 options: Kind::ALL
                     .into_iter()
-                    .map(|k| (k.id().to_string(), crate::report::views::kind_label(k).to_string()))
+                    .map(|k| (k.id().to_string(), views::kind_label(k).to_string()))
                     .collect(),
             }]
         }),

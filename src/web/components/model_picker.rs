@@ -12,7 +12,7 @@ use crate::web::state::scenario;
 const CUSTOM: &str = "custom";
 
 /// Model search (`input-model-search`, its status `model-search-status`), the model select
-/// (`input-model`, family by family, smallest first), what choosing did to the format
+/// (`input-model`, family by family, smallest first; what a search finds, best first), what choosing did to the format
 /// (`model-format-note`) and, for a custom model, its parameters and shape.
 #[component]
 pub fn ModelPicker() -> impl IntoView {
@@ -87,13 +87,16 @@ fn start_custom(s: &mut Scenario) {
     s.clear(Key::Model);
 }
 
-/// The select's options: the models found (and the chosen one, `cur`, while searching), family
-/// by family, then Custom model….
+/// The select's options: the models found, in the order the search ranks them (family by family
+/// when it is blank), and the chosen one, `cur`, while searching; then Custom model….
 fn model_options(cur: &str, found: &[String]) -> Vec<OptionGroup> {
-    let models = catalog()
-        .models_in_order()
-        .into_iter()
-        .filter(|m| m.id == cur || found.contains(&m.id))
+    let cat = catalog();
+    let chosen = (!cur.is_empty() && !found.iter().any(|f| f == cur)).then_some(cur);
+    let models = found
+        .iter()
+        .map(String::as_str)
+        .chain(chosen)
+        .filter_map(|id| cat.model(id).ok())
         .map(|m| {
             let label = if m.arch.is_moe() {
                 format!("{} ({}B, {}B active)", m.name, m.params_b, m.active_params_b)
