@@ -408,7 +408,7 @@ impl Ctx<'_> {
                     .cat
                     .machines
                     .iter()
-                    .filter(|o| o.kind == Kind::Cpu && o.sockets == m.sockets && o.id != m.id);
+                    .filter(|o| o.kind == Kind::Cpu && o.sockets == m.sockets && o.id != m.id && o.memory_type == m.memory_type);
                 let wider = cpus.clone().filter(|o| o.bus_bits.is_some_and(|b| b > bus)).min_by(|a, b| {
                     let key = |o: &crate::catalog::Machine| (o.bus_bits.unwrap_or(0.0), (o.data_rate_mts.unwrap_or(0.0) - rate).abs());
                     key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal)
