@@ -62,8 +62,8 @@ for (const { kind, query, below } of KINDS) {
     await page.close();
   }
   const med = (f) => pct(runs.map(f), 0.5);
-  console.log(`slow 4G, ${kind} (${LOADS} cold loads, median): first view ${(med((r) => r.firstView) / 1000).toFixed(1)} KB (budget 160), `
-    + `FCP ${med((r) => r.fcp).toFixed(0)} ms (budget 700), first ceiling ${med((r) => r.ceiling).toFixed(0)} ms (budget 1200; p90 ${pct(runs.map((r) => r.ceiling), 0.9).toFixed(0)}), `
+  console.log(`slow 4G, ${kind} (${LOADS} cold loads, median): first view ${(med((r) => r.firstView) / 1000).toFixed(1)} KB (budget 120), `
+    + `FCP ${med((r) => r.fcp).toFixed(0)} ms (budget 700), first ceiling ${med((r) => r.ceiling).toFixed(0)} ms (budget 1000; p90 ${pct(runs.map((r) => r.ceiling), 0.9).toFixed(0)}), `
     + `slowest below-the-fold part ${med((r) => r.below).toFixed(0)} ms (budget 2500), fetched in all ${(med((r) => r.all) / 1000).toFixed(1)} KB, CLS ${med((r) => r.cls).toFixed(3)} (budget 0.05)`);
 }
 await browser.close();
