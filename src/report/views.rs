@@ -206,7 +206,7 @@ pub fn batch_text(b: &BatchResult) -> String {
         .unwrap_or_default();
     match (b.aggregate_tok_s, b.per_stream_tok_s, &b.note) {
         (Some(all), Some(each), _) => format!(
-            "Batch of {}: {} tok/s expected in all, {} tok/s per stream (ceiling {} in all){}.{serve}",
+            "Batch of {}: {} tok/s in all, {} tok/s per stream, expected (ceiling {} in all){}.{serve}",
             b.size,
             fmt_tok_s(all),
             fmt_tok_s(each),
