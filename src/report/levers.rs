@@ -144,6 +144,15 @@ pub fn levers(s: &Scenario, cat: &Catalog) -> Vec<Lever> {
     out
 }
 
+/// The levers that go with the headline: at most two that make this stream faster than today
+/// (never an alternative, nor serving a batch, whose figure is the streams' sum), those that fit
+/// first, so a scenario that does not fit shows what would run; otherwise in `levers`'s order.
+pub fn headline_levers(levers: &[Lever]) -> Vec<Lever> {
+    let faster = |l: &&Lever| !l.alternative && l.ratio >= MIN_GAIN && l.figure != Figure::Aggregate;
+    let (fit, rest): (Vec<&Lever>, Vec<&Lever>) = levers.iter().filter(faster).partition(|l| l.fits != Some(false));
+    fit.into_iter().chain(rest).take(2).cloned().collect()
+}
+
 /// The scenario, its catalog and today's estimate, for building levers.
 struct Ctx<'a> {
     s: &'a Scenario,
