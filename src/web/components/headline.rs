@@ -1,10 +1,13 @@
-//! The answer: the ceiling, the expected band, the division written out, fit and time to first token.
+//! The answer: the expected figure and its band, the ceiling, the division written out, fit, the
+//! one or two changes that would make it faster, and time to first token.
 
 use leptos::prelude::*;
 
+use super::headline_levers::HeadlineLevers;
 use crate::estimator::{Estimate, Inputs};
+use crate::report::shell::CEILING_MEANS;
 use crate::report::views;
-use crate::text::units::{fmt_bytes, fmt_tok_s};
+use crate::text::units::{fmt_band_parts, fmt_bytes, fmt_tok_s};
 
 /// The headline for the latest valid estimate.
 #[component]
@@ -17,6 +20,13 @@ pub fn Headline(
 ) -> impl IntoView {
     let e = move || estimate.get().map(|(_, e)| e);
     let with = move |f: fn(&Estimate) -> String| move || e().map(|e| f(&e)).unwrap_or_default();
+    let band = move || {
+        estimate.with(|e| {
+            e.as_ref()
+                .map(|(_, e)| fmt_band_parts(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s))
+        })
+    };
+    let spills = move || estimate.with(|e| e.as_ref().is_some_and(|(_, e)| e.fits == Some(false)));
     let title = move || {
         estimate.with(|e| {
             e.as_ref()
@@ -36,22 +46,25 @@ pub fn Headline(
     view! {
         <section class="headline" aria-live="polite">
             {scenario_line}
+            // The expected figure is the one to read; the ceiling under it, smaller, says what it is.
             <p class="big">
-                <span data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
-                <span class="label">" ceiling"</span>
-            </p>
-            <p class="expected">
                 "Expected "
-                <span data-testid="expected">
-                    {with(|e| crate::text::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s))}
+                <span class="fig" data-testid="expected">
+                    {move || band().map(|(figure, _)| figure + " tok/s ")}
+                    <span class="band">{move || band().map(|(_, band)| band)}</span>
                 </span>
                 <small data-testid="expected-basis">
                     {move || basis(e().as_ref())}
                 </small>
             </p>
+            <p class="ceiling">
+                <span class="fig" data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
+                <span class="label">{CEILING_MEANS}</span>
+            </p>
             <p class="division" data-testid="division">{with(views::division)}</p>
             <p class="bound" data-testid="bound">{with(views::bound_text)}</p>
-            <p class="fit" data-testid="fit" class:spills=move || e().is_some_and(|e| e.fits == Some(false))>{with(views::fit_text)}</p>
+            <p class="fit" data-testid="fit" class:spills=spills>{with(views::fit_text)}</p>
+            <HeadlineLevers fits_today=Signal::derive(move || !spills()) />
             <p class="ttft" data-testid="ttft">
                 {with(|e| match (e.ttft_s, e.prefill_tok_s) {
                     (Some(t), Some(p)) => format!("Time to first token: {t:.2} s (prefill {p:.0} tok/s, compute-bound)."),

@@ -3,7 +3,8 @@
 //! further down the import, calibration, share and how-it-works panels. The tables and charts,
 //! which the page shows first, do not wait for them: the part is fetched as the app mounts and
 //! each group of panels appears where it belongs when it arrives. If it cannot be fetched, the
-//! group's place says so (`part-error`) and everything else keeps working.
+//! group's place says so (`part-error`) and everything else keeps working. The levers the
+//! headline and the levers section share are worked out here too ([`levers_of`]).
 
 use leptos::prelude::*;
 
@@ -62,4 +63,10 @@ fn bottom_panels() -> Result<AnyView, Unloaded> {
         <HowItWorks />
     }
     .into_any())
+}
+
+/// The scenario's levers ([`crate::report::levers::levers`]): the levers' code lives in this part.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(more, fallible))]
+pub fn levers_of(s: crate::scenario::Scenario) -> Result<Vec<crate::report::levers::Lever>, Unloaded> {
+    Ok(crate::report::levers::levers(&s, crate::catalog::catalog()))
 }

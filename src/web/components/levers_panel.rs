@@ -1,14 +1,13 @@
 //! What would make it faster (`data-testid="levers"`): each single change a person can make, its
 //! expected figure, the ratio to today's, whether it fits and what it costs, ranked by gain, each
-//! with a button that applies it (`lever-apply`). Worked out after the keystroke's frame is
-//! painted, as the charts are: it is below the first view.
+//! with a button that applies it (`lever-apply`). The list is the page's shared one
+//! ([`crate::web::state::levers`]), worked out after the keystroke's frame is painted.
 
 use leptos::prelude::*;
 
-use crate::catalog::catalog;
-use crate::report::levers::{apply, levers, Lever};
+use crate::report::levers::Lever;
 use crate::text::units::fmt_tok_s;
-use crate::web::state::scenario;
+use crate::web::state::{apply_lever, levers, scenario};
 
 #[component]
 pub fn LeversPanel() -> impl IntoView {
@@ -16,16 +15,7 @@ pub fn LeversPanel() -> impl IntoView {
     // An applied lever is a committed change: the address bar takes it at once (absent in tests
     // that mount the panel alone).
     let commit = use_context::<crate::web::state::UrlCommit>();
-    let rows = RwSignal::new(Vec::<Lever>::new());
-    Effect::new(move |_| {
-        let s = scenario.get();
-        crate::web::browser::after_next_paint(move || {
-            // Only the newest scenario's levers are kept.
-            if scenario.with_untracked(|now| *now == s) {
-                rows.set(levers(&s, catalog()));
-            }
-        });
-    });
+    let rows = levers();
     let row = move |l: Lever| lever_row(l, scenario, commit);
     let head = || {
         view! {
@@ -86,16 +76,7 @@ fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Op
                 <button
                     type="button"
                     data-testid="lever-apply"
-                    on:click=move |_| {
-                        scenario.update(|s| {
-                            if let Some(next) = apply(s, &change) {
-                                *s = next;
-                            }
-                        });
-                        if let Some(c) = commit {
-                            c.0.run(());
-                        }
-                    }
+                    on:click=move |_| apply_lever(scenario, commit, &change)
                 >
                     "Apply"
                 </button>
