@@ -148,9 +148,16 @@ pub fn levers(s: &Scenario, cat: &Catalog) -> Vec<Lever> {
 /// (never an alternative, nor serving a batch, whose figure is the streams' sum), those that fit
 /// first, so a scenario that does not fit shows what would run; otherwise in `levers`'s order.
 pub fn headline_levers(levers: &[Lever]) -> Vec<Lever> {
-    let faster = |l: &&Lever| !l.alternative && l.ratio >= MIN_GAIN && l.figure != Figure::Aggregate;
-    let (fit, rest): (Vec<&Lever>, Vec<&Lever>) = levers.iter().filter(faster).partition(|l| l.fits != Some(false));
-    fit.into_iter().chain(rest).take(2).cloned().collect()
+    let mut out = Vec::new();
+    for fitting in [true, false] {
+        for l in levers {
+            let faster = !l.alternative && l.ratio >= MIN_GAIN && l.figure != Figure::Aggregate;
+            if faster && (l.fits != Some(false)) == fitting && out.len() < 2 {
+                out.push(l.clone());
+            }
+        }
+    }
+    out
 }
 
 /// The scenario, its catalog and today's estimate, for building levers.

@@ -155,16 +155,16 @@ fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
     let _ = window.request_animation_frame(first.unchecked_ref());
 }
 
-/// Scrolls the first element `selector` finds to the top of the window where its top is out of
-/// view (above the window or below it); leaves the page where it is otherwise.
+/// Scrolls the first element `selector` finds to the top of the window where the page has
+/// scrolled past its top; leaves the page where it is otherwise.
 pub fn keep_in_view(selector: &str) {
-    let Some(window) = web_sys::window() else { return };
-    let Some(element) = window.document().and_then(|d| d.query_selector(selector).ok().flatten()) else {
+    let Some(element) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+    else {
         return;
     };
-    let top = element.get_bounding_client_rect().top();
-    let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
-    if top < 0.0 || top > height {
+    if element.get_bounding_client_rect().top() < 0.0 {
         element.scroll_into_view();
     }
 }

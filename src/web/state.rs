@@ -26,9 +26,9 @@ pub struct KeyProblems(pub Memo<Vec<(crate::scenario::Key, String)>>);
 #[derive(Clone, Copy)]
 pub struct UrlCommit(pub Callback<()>);
 
-/// The current scenario's levers ([`crate::report::levers::levers`]), worked out once after the
-/// keystroke's frame is painted, in the module's `more` part: the headline's one or two and the
-/// levers section read the same list.
+/// The current scenario's levers ([`crate::report::levers::levers`]), worked out once per change
+/// by the headline's levers (`web/components/headline_levers.rs`, in the module's `more` part);
+/// the levers section shows the same list.
 #[derive(Clone, Copy)]
 pub struct Levers(pub RwSignal<Vec<crate::report::levers::Lever>>);
 

@@ -7,7 +7,7 @@ use super::comparison_table::ComparisonTable;
 use super::embed_view::EmbedView;
 use super::headline::Headline;
 use super::inputs_form::InputsForm;
-use super::later_panels::{levers_of, LaterPanels, Panels};
+use super::later_panels::{LaterPanels, Panels};
 use super::model_table::ModelTable;
 use super::notices::Notices;
 use super::provenance::Provenance;
@@ -33,7 +33,8 @@ pub fn App() -> impl IntoView {
     provide_context(scenario);
     let (notices, set_notices) = signal(initial_notices);
 
-    provide_levers(scenario);
+    // The levers the headline works out and the levers section shows (both in the `more` part).
+    provide_context(Levers(RwSignal::new(Vec::new())));
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
@@ -131,29 +132,6 @@ fn stages() -> (ReadSignal<bool>, ReadSignal<bool>) {
         }
     });
     (form, below)
-}
-
-/// The scenario's levers for the headline and the levers section ([`Levers`]): worked out once
-/// per change, after its frame is painted (they take a full estimate per change tried), in the
-/// module's `more` part; only the newest scenario's are kept.
-fn provide_levers(scenario: RwSignal<Scenario>) {
-    let list = RwSignal::new(Vec::new());
-    provide_context(Levers(list));
-    let newest = move |s: &Scenario| scenario.with_untracked(|now| now == s);
-    Effect::new(move |_| {
-        let s = scenario.get();
-        browser::after_next_paint(move || {
-            if newest(&s) {
-                leptos::task::spawn_local(async move {
-                    if let Ok(l) = crate::in_part!(levers_of(s.clone())) {
-                        if newest(&s) {
-                            list.set(l);
-                        }
-                    }
-                });
-            }
-        });
-    });
 }
 
 /// A memo of a table's rows for the scenario, empty while it does not resolve.

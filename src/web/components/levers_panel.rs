@@ -16,7 +16,7 @@ pub fn LeversPanel() -> impl IntoView {
     // that mount the panel alone).
     let commit = use_context::<crate::web::state::UrlCommit>();
     let rows = levers();
-    let row = move |l: Lever| lever_row(l, scenario, commit);
+    let row = move |l: Lever| lever_row(l, scenario, commit, SECTION);
     let head = || {
         view! {
             <thead>
@@ -49,10 +49,41 @@ pub fn LeversPanel() -> impl IntoView {
     }
 }
 
+/// Where a lever's row stands: its hooks, and whether its Apply brings the headline back into view.
+#[derive(Clone, Copy)]
+pub struct RowHooks {
+    row: &'static str,
+    apply: &'static str,
+    keep_headline: bool,
+}
+
+/// A row of the levers section (`lever-row`, `lever-apply`).
+pub const SECTION: RowHooks = RowHooks {
+    row: "lever-row",
+    apply: "lever-apply",
+    keep_headline: false,
+};
+
+/// A lever with the headline (`headline-lever`, `headline-lever-apply`): its Apply brings the
+/// headline back into view where the page had scrolled past it.
+pub const HEADLINE: RowHooks = RowHooks {
+    row: "headline-lever",
+    apply: "headline-lever-apply",
+    keep_headline: true,
+};
+
 /// One change's row, with its Apply button (an applied lever is committed to the address bar).
-fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Option<crate::web::state::UrlCommit>) -> impl IntoView {
+/// The headline's levers are the same rows (one piece of page code), laid out there by the style
+/// sheet.
+pub fn lever_row(
+    l: Lever,
+    scenario: RwSignal<crate::scenario::Scenario>,
+    commit: Option<crate::web::state::UrlCommit>,
+    hooks: RowHooks,
+) -> impl IntoView {
     let change = l.change.clone();
-    let (expected, change_text, figure) = (l.expected_tok_s.to_string(), l.change_text(), l.figure.id());
+    let figure = fmt_tok_s(l.expected_tok_s);
+    let (change_text, figure_id) = (l.change_text(), l.figure.id());
     let fits = match l.fits {
         Some(true) => "fits",
         Some(false) => "does not fit",
@@ -61,22 +92,27 @@ fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Op
     let alternative = if l.alternative { "true" } else { "false" };
     view! {
         <tr
-            data-testid="lever-row"
-            data-expected-tok-s=expected
+            data-testid=hooks.row
+            data-expected-tok-s=figure.clone()
             data-change=change_text
-            data-figure=figure
+            data-figure=figure_id
             data-alternative=alternative
         >
             <td class="lever-label">{l.label}<small>{l.note}</small></td>
-            <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
+            <td class="num">{format!("{figure} tok/s")}</td>
             <td class="num">{format!("×{:.2}", l.ratio)}</td>
             <td>{fits}</td>
             <td>{l.cost}</td>
             <td>
                 <button
                     type="button"
-                    data-testid="lever-apply"
-                    on:click=move |_| apply_lever(scenario, commit, &change)
+                    data-testid=hooks.apply
+                    on:click=move |_| {
+                        apply_lever(scenario, commit, &change);
+                        if hooks.keep_headline {
+                            crate::web::browser::after_next_paint(|| crate::web::browser::keep_in_view(".headline"));
+                        }
+                    }
                 >
                     "Apply"
                 </button>
