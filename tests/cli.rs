@@ -806,9 +806,14 @@ fn the_roofline_says_which_side_binds() {
     assert_eq!(all["threads"], 96);
     assert!(two["expected_tok_s"].as_f64().unwrap() < all["expected_tok_s"].as_f64().unwrap() / 2.0);
     assert!(two["expected_tok_s"].as_f64().unwrap() <= two["compute_ceiling_tok_s"].as_f64().unwrap());
+    // The compute side at the share of peak the estimate applies: the CPU's, under its peak, and
+    // above the expected figure it holds.
+    let at = two["compute_expected_tok_s"].as_f64().unwrap();
+    assert!(at < two["compute_ceiling_tok_s"].as_f64().unwrap() / 2.0 && two["expected_tok_s"].as_f64().unwrap() <= at);
     // Unknown compute is null, never absent; the seed's examples keep their ceilings.
     let seed = json(&["estimate", "bw=80&kind=cpu&weights=19GB"]);
     assert!(seed.as_object().unwrap().contains_key("compute_ceiling_tok_s") && seed["compute_ceiling_tok_s"].is_null());
+    assert!(seed.as_object().unwrap().contains_key("compute_expected_tok_s") && seed["compute_expected_tok_s"].is_null());
     assert_eq!(format!("{:.1}", seed["ceiling_tok_s"].as_f64().unwrap()), "4.2");
     let kimi = json(&["estimate", "hw=rtx-4090&model=kimi-k2&offload=experts&ram_bw=80&ram=768"]);
     assert!(

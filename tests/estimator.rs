@@ -451,3 +451,40 @@ fn a_context_beyond_the_trained_one_is_noted() {
         .iter()
         .any(|n| matches!(n, Note::ContextBeyondTrained { .. })));
 }
+
+#[test]
+fn the_compute_side_is_given_at_the_share_of_peak_the_estimate_applies() {
+    use tokbound::report::views::bound_text;
+    use tokbound::text::units::fmt_tok_s;
+    // A 16-core desktop CPU on two threads reading its own memory: the estimate holds its
+    // arithmetic to its family's share of peak, so the headroom it states is at that share.
+    let (s, _) = Scenario::from_query("hw=ddr5-5600-2ch&model=llama-3.1-8b&threads=2");
+    let inputs = s.resolve(catalog()).unwrap();
+    let e = estimate(&inputs);
+    let share = inputs.host.as_ref().unwrap().efficiency;
+    let (peak, at) = (e.compute_ceiling_tok_s.unwrap(), e.compute_expected_tok_s.unwrap());
+    assert!(share < 0.5 && (at / peak - share).abs() < 1e-9, "{at} of {peak} at {share}");
+    assert!(e.expected_tok_s <= at);
+    let text = bound_text(&e);
+    let said = format!(
+        "compute allows {} tok/s at the {:.0}% of peak the estimate applies ({} at peak)",
+        fmt_tok_s(at),
+        share * 100.0,
+        fmt_tok_s(peak)
+    );
+    assert!(text.contains(&said), "{text}");
+
+    // Layers spilled into system RAM: the GPU's share at its peak, the CPU's at its efficiency.
+    let spilled = run("hw=rtx-3060-12g&model=qwen3-30b-a3b");
+    let (peak, at) = (spilled.compute_ceiling_tok_s.unwrap(), spilled.compute_expected_tok_s.unwrap());
+    assert!(at < peak && at > peak * share && spilled.expected_tok_s <= at, "{at} of {peak}");
+
+    // Everything in a GPU's own memory: its compute is taken as reached, one figure.
+    let gpu = run("hw=rtx-4090&model=llama-3.1-8b");
+    assert_eq!(gpu.compute_expected_tok_s, gpu.compute_ceiling_tok_s);
+    let text = bound_text(&gpu);
+    assert!(
+        text.contains(&format!("compute allows {} tok/s.", fmt_tok_s(gpu.compute_ceiling_tok_s.unwrap()))),
+        "{text}"
+    );
+}

@@ -5,7 +5,7 @@ use std::process::Command;
 
 use tokbound::catalog::catalog;
 use tokbound::estimator::{estimate, Pool};
-use tokbound::report::levers::{apply, levers, Lever};
+use tokbound::report::levers::{apply, headline_levers, levers, Figure, Lever};
 use tokbound::scenario::Scenario;
 
 fn of(query: &str) -> (Scenario, Vec<Lever>) {
@@ -264,4 +264,38 @@ fn format_levers_offer_only_formats_the_model_comes_in_and_the_engine_loads() {
     assert_eq!(id, "q2_k");
     let (_, l) = of("hw=rtx-4090&model=qwen2.5-32b&quant=q3_k_s");
     assert!(find(&l, "quant=iq3_xs").label.starts_with("a lower-bit format"));
+}
+
+#[test]
+fn the_headline_takes_one_or_two_levers_that_make_this_stream_faster_what_fits_first() {
+    // A CPU machine: serving a batch gains most in all, but not for the one reading; the headline
+    // takes the best changes for a single stream.
+    let (_, l) = of("hw=ddr5-5600-2ch&model=llama-3.1-8b");
+    assert_eq!(l[0].figure, Figure::Aggregate, "serving leads the section here");
+    let h = headline_levers(&l);
+    assert_eq!(h.len(), 2);
+    assert!(h[0].label.starts_with("more memory channels"), "{}", h[0].label);
+    assert!(h.iter().all(|x| !x.alternative && x.ratio > 1.0 && x.figure != Figure::Aggregate));
+    let best = l
+        .iter()
+        .filter(|x| x.figure != Figure::Aggregate)
+        .map(|x| x.ratio)
+        .fold(0.0, f64::max);
+    assert_eq!(h[0].ratio, best);
+
+    // A model that does not fit its card: the first is a change after which it fits (what would
+    // run), though a faster card that still spills gains more.
+    let (s, l) = of("hw=rtx-3060-12g&model=gpt-oss-20b");
+    assert_eq!(estimate(&s.resolve(catalog()).unwrap()).fits, Some(false));
+    let h = headline_levers(&l);
+    assert!(!h.is_empty() && h.len() <= 2);
+    assert_eq!(h[0].fits, Some(true), "{}", h[0].label);
+    assert!(h[0].ratio > 1.0 && !h[0].alternative);
+    let top = l.iter().filter(|x| !x.alternative).map(|x| x.ratio).fold(0.0, f64::max);
+    assert!(top > h[0].ratio, "a lever that does not fit gains more, and comes second at best");
+
+    // Nothing faster: nothing with the headline (alternatives never go there).
+    let only_slower: Vec<Lever> = l.iter().filter(|x| x.alternative).cloned().collect();
+    assert!(!only_slower.is_empty());
+    assert!(headline_levers(&only_slower).is_empty());
 }

@@ -481,6 +481,7 @@ fn pool_compute(inp: &Inputs, wb: &WeightBytes, p: &PoolRead, weights_read: f64)
 /// The roofline of one token: what compute allows, and what binds where.
 struct Roofline {
     compute_ceiling_tok_s: Option<f64>,
+    compute_expected_tok_s: Option<f64>,
     pool_bounds: Vec<Bound>,
     bound: (Pool, Bound),
     /// The index in `pools` of the pool the bound names.
@@ -500,6 +501,7 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
         .map(|p| pool_compute(inp, wb, p, weights_read).map(|c| (c.peak_s, c.expected_s)))
         .collect();
     let total: Option<f64> = compute.iter().map(|c| c.map(|c| c.0)).sum();
+    let total_expected: Option<f64> = compute.iter().map(|c| c.map(|c| c.1)).sum();
     let pool_bounds: Vec<Bound> = compute
         .iter()
         .zip(mem_s)
@@ -515,6 +517,7 @@ fn roofline(inp: &Inputs, wb: &WeightBytes, pools: &[PoolRead], weights_read: f6
     let slowest = times.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)).map_or(0, |(i, _)| i);
     Roofline {
         compute_ceiling_tok_s: total.filter(|t| *t > 0.0).map(|t| 1.0 / t),
+        compute_expected_tok_s: total_expected.filter(|t| *t > 0.0).map(|t| 1.0 / t),
         bound: (
             pools.get(slowest).map_or(Pool::Vram, |p| p.pool),
             pool_bounds.get(slowest).copied().unwrap_or(Bound::Memory),
@@ -591,6 +594,11 @@ pub struct Estimate {
     /// pool; `None` where a reader's compute is unknown (a custom machine without `tflops`, or a
     /// GPU machine's system RAM, read by a host CPU the machine does not describe).
     pub compute_ceiling_tok_s: Option<f64>,
+    /// The compute side as the expected figure counts it: each reader at the share of its peak
+    /// the estimate applies (a GPU's own memory at its peak, a CPU at its family's fitted
+    /// efficiency or the prior); `None` where `compute_ceiling_tok_s` is. The expected figure
+    /// never exceeds it.
+    pub compute_expected_tok_s: Option<f64>,
     /// Per pool (as `pools`), which side of the roofline is slower at peak.
     pub pool_bounds: Vec<Bound>,
     /// The pool where most of the token's time goes, and which side binds it.
@@ -1202,6 +1210,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     Estimate {
         ceiling_tok_s: ceiling,
         compute_ceiling_tok_s: roofline.compute_ceiling_tok_s,
+        compute_expected_tok_s: roofline.compute_expected_tok_s,
         pool_bounds: roofline.pool_bounds,
         bound: roofline.bound,
         bound_index: roofline.bound_index,

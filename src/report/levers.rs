@@ -144,6 +144,22 @@ pub fn levers(s: &Scenario, cat: &Catalog) -> Vec<Lever> {
     out
 }
 
+/// The levers that go with the headline: at most two that make this stream faster than today
+/// (never an alternative, nor serving a batch, whose figure is the streams' sum), those that fit
+/// first, so a scenario that does not fit shows what would run; otherwise in `levers`'s order.
+pub fn headline_levers(levers: &[Lever]) -> Vec<Lever> {
+    let mut out = Vec::new();
+    for fitting in [true, false] {
+        for l in levers {
+            let faster = !l.alternative && l.ratio >= MIN_GAIN && l.figure != Figure::Aggregate;
+            if faster && (l.fits != Some(false)) == fitting && out.len() < 2 {
+                out.push(l.clone());
+            }
+        }
+    }
+    out
+}
+
 /// The scenario, its catalog and today's estimate, for building levers.
 struct Ctx<'a> {
     s: &'a Scenario,

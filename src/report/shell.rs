@@ -8,7 +8,7 @@ use crate::catalog::Catalog;
 use crate::estimator::estimate;
 use crate::report::views;
 use crate::scenario::Scenario;
-use crate::text::units::{fmt_band, fmt_tok_s};
+use crate::text::units::{fmt_band_parts, fmt_tok_s};
 
 /// Text safe inside HTML elements and attribute values.
 fn escape(text: &str) -> String {
@@ -27,8 +27,11 @@ pub enum Figures {
     Live,
 }
 
-/// The headline's lines for `scenario` (its title, ceiling, expected band, division, bound and
-/// fit), the contents of `.shell-default`.
+/// What the ceiling is, beside its figure: the expected figure above it is the one to read.
+pub const CEILING_MEANS: &str = " ceiling: the most this memory can give, at 100% of its bandwidth";
+
+/// The headline's lines for `scenario` (its title, expected band, ceiling, division, bound and
+/// fit, and the place its levers take in the app's headline), the contents of `.shell-default`.
 pub fn headline(cat: &Catalog, scenario: &Scenario, figures: Figures) -> Result<String, String> {
     let inputs = scenario
         .resolve(cat)
@@ -40,17 +43,20 @@ pub fn headline(cat: &Catalog, scenario: &Scenario, figures: Figures) -> Result<
         Figures::Frame => "shell-ceiling",
         Figures::Live => "ceiling",
     };
+    let (expected, band) = fmt_band_parts(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s);
     Ok(format!(
         concat!(
             r#"<p class="scenario-title">{title}</p>"#,
-            r#"<p class="big"><span data-testid="{ceiling_id}">{ceiling} tok/s</span><span class="label"> ceiling</span></p>"#,
-            r#"<p class="expected">Expected <span>{expected}</span><small>{basis}</small></p>"#,
-            r#"<p class="division">{division}</p><p class="bound">{bound}</p><p class="fit">{fit}</p>"#,
+            r#"<p class="big">Expected <span class="fig">{expected} tok/s <span class="band">{band}</span></span><small>{basis}</small></p>"#,
+            r#"<p class="ceiling"><span class="fig" data-testid="{ceiling_id}">{ceiling} tok/s</span><span class="label">{means}</span></p>"#,
+            r#"<p class="division">{division}</p><p class="bound">{bound}</p><p class="fit">{fit}</p><div class="headline-levers"></div>"#,
         ),
         title = escape(&title),
         ceiling_id = ceiling_id,
         ceiling = escape(&fmt_tok_s(e.ceiling_tok_s)),
-        expected = escape(&fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s)),
+        means = CEILING_MEANS,
+        expected = escape(&expected),
+        band = escape(&band),
         basis = escape(&basis),
         division = escape(&views::division(&e)),
         bound = escape(&views::bound_text(&e)),
@@ -90,10 +96,20 @@ mod tests {
         let html = html(catalog()).unwrap();
         let e = estimate(&Scenario::default().resolve(catalog()).unwrap());
         assert!(html.contains(&format!(
-            r#"<span data-testid="shell-ceiling">{} tok/s</span>"#,
+            r#"<span class="fig" data-testid="shell-ceiling">{} tok/s</span>"#,
             fmt_tok_s(e.ceiling_tok_s)
         )));
         assert!(html.contains(&escape(&views::division(&e))));
+        // The expected figure is the big one, the ceiling after it with what it means, and the
+        // levers' place is kept as the app's headline keeps it.
+        let (expected, band) = fmt_band_parts(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s);
+        let big = format!(
+            r#"<p class="big">Expected <span class="fig">{expected} tok/s <span class="band">{}</span></span>"#,
+            escape(&band)
+        );
+        assert!(html.contains(&big), "{html}");
+        assert!(html.find(&big) < html.find("shell-ceiling") && html.contains(CEILING_MEANS));
+        assert!(html.contains(r#"<div class="headline-levers"></div>"#));
         assert!(html.contains("computing…") && html.contains(" hidden>"));
         assert!(!html.contains(r#"data-testid="ceiling""#), "the frame never carries the app's hook");
         assert_eq!(escape(r#"a<b & "c">"#), "a&lt;b &amp; &quot;c&quot;&gt;");
@@ -105,7 +121,7 @@ mod tests {
         let live = headline(catalog(), &scenario, Figures::Live).unwrap();
         let e = estimate(&scenario.resolve(catalog()).unwrap());
         assert!(live.contains(&format!(
-            r#"<span data-testid="ceiling">{} tok/s</span>"#,
+            r#"<span class="fig" data-testid="ceiling">{} tok/s</span>"#,
             fmt_tok_s(e.ceiling_tok_s)
         )));
         assert!(live.contains("Llama 3.1 8B"), "{live}");

@@ -155,6 +155,20 @@ fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
     let _ = window.request_animation_frame(first.unchecked_ref());
 }
 
+/// Scrolls the first element `selector` finds to the top of the window where the page has
+/// scrolled past its top; leaves the page where it is otherwise.
+pub fn keep_in_view(selector: &str) {
+    let Some(element) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+    else {
+        return;
+    };
+    if element.get_bounding_client_rect().top() < 0.0 {
+        element.scroll_into_view();
+    }
+}
+
 /// In an embed: tells the page around the iframe how tall the embed's content is, now and
 /// whenever it changes, as a message `{tokbound: "height", height}` (CSS pixels). The share
 /// panel's snippet listens for it and sizes the iframe, so nothing is cut off at any width.

@@ -25,3 +25,27 @@ pub struct KeyProblems(pub Memo<Vec<(crate::scenario::Key, String)>>);
 /// Writes the scenario to the address bar as a committed change (a new history entry).
 #[derive(Clone, Copy)]
 pub struct UrlCommit(pub Callback<()>);
+
+/// The current scenario's levers ([`crate::report::levers::levers`]), worked out once per change
+/// by the headline's levers (`web/components/headline_levers.rs`, in the module's `more` part);
+/// the levers section shows the same list.
+#[derive(Clone, Copy)]
+pub struct Levers(pub RwSignal<Vec<crate::report::levers::Lever>>);
+
+/// The current scenario's levers (empty until they are worked out).
+pub fn levers() -> RwSignal<Vec<crate::report::levers::Lever>> {
+    expect_context::<Levers>().0
+}
+
+/// Applies a lever's change to the scenario ([`crate::report::levers::apply`]) and writes it to
+/// the address bar as a committed change (`commit`: absent in tests that mount a component alone).
+pub fn apply_lever(scenario: RwSignal<Scenario>, commit: Option<UrlCommit>, change: &[(crate::scenario::Key, String)]) {
+    scenario.update(|s| {
+        if let Some(next) = crate::report::levers::apply(s, change) {
+            *s = next;
+        }
+    });
+    if let Some(c) = commit {
+        c.0.run(());
+    }
+}

@@ -106,7 +106,7 @@ test('the panels below the tables arrive in a part of their own; if it cannot be
   await broken.page.goto(server.base + '?hw=rtx-4090&model=qwen3-8b');
   await ceiling(broken.page);
   await broken.page.getByTestId('part-error').first().waitFor();
-  assert.equal(await broken.page.getByTestId('part-error').count(), 2, 'the levers and commands, and the panels at the bottom');
+  assert.equal(await broken.page.getByTestId('part-error').count(), 3, 'the headline\'s levers, the levers and commands, and the panels at the bottom');
   assert.match(await broken.page.getByTestId('part-error').first().textContent(), /could not be loaded: offline/);
   assert.equal(await broken.page.getByTestId('import-config').count(), 0);
   const table = broken.page.getByTestId('comparison-table');

@@ -17,7 +17,7 @@ use crate::estimator::estimate;
 use crate::report::views;
 use crate::scenario::{Presentation, Scenario};
 use crate::web::browser;
-use crate::web::state::{scenario_from_query, KeyProblems, UrlCommit};
+use crate::web::state::{scenario_from_query, KeyProblems, Levers, UrlCommit};
 
 /// How long typing (or dragging the context slider) must pause before the address bar is
 /// rewritten, in milliseconds.
@@ -32,6 +32,9 @@ pub fn App() -> impl IntoView {
     let scenario = RwSignal::new(initial);
     provide_context(scenario);
     let (notices, set_notices) = signal(initial_notices);
+
+    // The levers the headline works out and the levers section shows (both in the `more` part).
+    provide_context(Levers(RwSignal::new(Vec::new())));
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));

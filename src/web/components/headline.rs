@@ -1,10 +1,13 @@
-//! The answer: the ceiling, the expected band, the division written out, fit and time to first token.
+//! The answer: the expected figure and its band, the ceiling, the division written out, fit, the
+//! one or two changes that would make it faster, and time to first token.
 
 use leptos::prelude::*;
 
+use super::later_panels::{LaterPanels, Panels};
 use crate::estimator::{Estimate, Inputs};
+use crate::report::shell::CEILING_MEANS;
 use crate::report::views;
-use crate::text::units::{fmt_bytes, fmt_tok_s};
+use crate::text::units::{fmt_band_parts, fmt_bytes, fmt_tok_s};
 
 /// The headline for the latest valid estimate.
 #[component]
@@ -16,7 +19,8 @@ pub fn Headline(
     full_page: Option<Signal<String>>,
 ) -> impl IntoView {
     let e = move || estimate.get().map(|(_, e)| e);
-    let with = move |f: fn(&Estimate) -> String| move || e().map(|e| f(&e)).unwrap_or_default();
+    let with = move |f: fn(&Estimate) -> String| line(estimate, f);
+    let spills = move || estimate.with(|e| e.as_ref().is_some_and(|(_, e)| e.fits == Some(false)));
     let title = move || {
         estimate.with(|e| {
             e.as_ref()
@@ -36,22 +40,16 @@ pub fn Headline(
     view! {
         <section class="headline" aria-live="polite">
             {scenario_line}
-            <p class="big">
-                <span data-testid="ceiling">{with(|e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
-                <span class="label">" ceiling"</span>
-            </p>
-            <p class="expected">
-                "Expected "
-                <span data-testid="expected">
-                    {with(|e| crate::text::units::fmt_band(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s))}
-                </span>
-                <small data-testid="expected-basis">
-                    {move || basis(e().as_ref())}
-                </small>
-            </p>
+            {figures(estimate)}
             <p class="division" data-testid="division">{with(views::division)}</p>
             <p class="bound" data-testid="bound">{with(views::bound_text)}</p>
-            <p class="fit" data-testid="fit" class:spills=move || e().is_some_and(|e| e.fits == Some(false))>{with(views::fit_text)}</p>
+            <p class="fit" data-testid="fit" class:spills=spills>{with(views::fit_text)}</p>
+            // Its height is kept from the start (style/main.css), so nothing moves when the
+            // levers arrive with the `more` part.
+            <div class="headline-levers" data-testid="headline-levers" aria-live="off">
+                <p class="hl-title">"Faster with one change"</p>
+                <LaterPanels panels=Panels::HeadlineLevers estimate=estimate />
+            </div>
             <p class="ttft" data-testid="ttft">
                 {with(|e| match (e.ttft_s, e.prefill_tok_s) {
                     (Some(t), Some(p)) => format!("Time to first token: {t:.2} s (prefill {p:.0} tok/s, compute-bound)."),
@@ -84,6 +82,34 @@ pub fn Headline(
             <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::report::views::note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", crate::text::units::fmt_gib(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
+    }
+}
+
+/// A line of the estimate's text, following it (empty before the first valid estimate).
+fn line(estimate: Memo<Option<(Inputs, Estimate)>>, f: fn(&Estimate) -> String) -> impl Fn() -> String + Copy {
+    move || estimate.with(|e| e.as_ref().map(|(_, e)| f(e)).unwrap_or_default())
+}
+
+/// The expected figure, the one to read, and the ceiling under it, smaller, saying what it is.
+fn figures(estimate: Memo<Option<(Inputs, Estimate)>>) -> impl IntoView {
+    fn band(e: &Estimate) -> (String, String) {
+        fmt_band_parts(e.expected_tok_s, e.expected_low_tok_s, e.expected_high_tok_s)
+    }
+    view! {
+        <p class="big">
+            "Expected "
+            <span class="fig" data-testid="expected">
+                {line(estimate, |e| band(e).0 + " tok/s ")}
+                <span class="band">{line(estimate, |e| band(e).1)}</span>
+            </span>
+            <small data-testid="expected-basis">
+                {move || estimate.with(|e| basis(e.as_ref().map(|(_, e)| e)))}
+            </small>
+        </p>
+        <p class="ceiling">
+            <span class="fig" data-testid="ceiling">{line(estimate, |e| format!("{} tok/s", fmt_tok_s(e.ceiling_tok_s)))}</span>
+            <span class="label">{CEILING_MEANS}</span>
+        </p>
     }
 }
 

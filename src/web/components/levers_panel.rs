@@ -1,14 +1,13 @@
 //! What would make it faster (`data-testid="levers"`): each single change a person can make, its
 //! expected figure, the ratio to today's, whether it fits and what it costs, ranked by gain, each
-//! with a button that applies it (`lever-apply`). Worked out after the keystroke's frame is
-//! painted, as the charts are: it is below the first view.
+//! with a button that applies it (`lever-apply`). The list is the page's shared one
+//! ([`crate::web::state::levers`]), worked out after the keystroke's frame is painted.
 
 use leptos::prelude::*;
 
-use crate::catalog::catalog;
-use crate::report::levers::{apply, levers, Lever};
+use crate::report::levers::Lever;
 use crate::text::units::fmt_tok_s;
-use crate::web::state::scenario;
+use crate::web::state::{apply_lever, levers, scenario};
 
 #[component]
 pub fn LeversPanel() -> impl IntoView {
@@ -16,17 +15,8 @@ pub fn LeversPanel() -> impl IntoView {
     // An applied lever is a committed change: the address bar takes it at once (absent in tests
     // that mount the panel alone).
     let commit = use_context::<crate::web::state::UrlCommit>();
-    let rows = RwSignal::new(Vec::<Lever>::new());
-    Effect::new(move |_| {
-        let s = scenario.get();
-        crate::web::browser::after_next_paint(move || {
-            // Only the newest scenario's levers are kept.
-            if scenario.with_untracked(|now| *now == s) {
-                rows.set(levers(&s, catalog()));
-            }
-        });
-    });
-    let row = move |l: Lever| lever_row(l, scenario, commit);
+    let rows = levers();
+    let row = move |l: Lever| lever_row(l, scenario, commit, SECTION);
     let head = || {
         view! {
             <thead>
@@ -59,10 +49,41 @@ pub fn LeversPanel() -> impl IntoView {
     }
 }
 
+/// Where a lever's row stands: its hooks, and whether its Apply brings the headline back into view.
+#[derive(Clone, Copy)]
+pub struct RowHooks {
+    row: &'static str,
+    apply: &'static str,
+    keep_headline: bool,
+}
+
+/// A row of the levers section (`lever-row`, `lever-apply`).
+pub const SECTION: RowHooks = RowHooks {
+    row: "lever-row",
+    apply: "lever-apply",
+    keep_headline: false,
+};
+
+/// A lever with the headline (`headline-lever`, `headline-lever-apply`): its Apply brings the
+/// headline back into view where the page had scrolled past it.
+pub const HEADLINE: RowHooks = RowHooks {
+    row: "headline-lever",
+    apply: "headline-lever-apply",
+    keep_headline: true,
+};
+
 /// One change's row, with its Apply button (an applied lever is committed to the address bar).
-fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Option<crate::web::state::UrlCommit>) -> impl IntoView {
+/// The headline's levers are the same rows (one piece of page code), laid out there by the style
+/// sheet.
+pub fn lever_row(
+    l: Lever,
+    scenario: RwSignal<crate::scenario::Scenario>,
+    commit: Option<crate::web::state::UrlCommit>,
+    hooks: RowHooks,
+) -> impl IntoView {
     let change = l.change.clone();
-    let (expected, change_text, figure) = (l.expected_tok_s.to_string(), l.change_text(), l.figure.id());
+    let figure = fmt_tok_s(l.expected_tok_s);
+    let (change_text, figure_id) = (l.change_text(), l.figure.id());
     let fits = match l.fits {
         Some(true) => "fits",
         Some(false) => "does not fit",
@@ -71,29 +92,25 @@ fn lever_row(l: Lever, scenario: RwSignal<crate::scenario::Scenario>, commit: Op
     let alternative = if l.alternative { "true" } else { "false" };
     view! {
         <tr
-            data-testid="lever-row"
-            data-expected-tok-s=expected
+            data-testid=hooks.row
+            data-expected-tok-s=figure.clone()
             data-change=change_text
-            data-figure=figure
+            data-figure=figure_id
             data-alternative=alternative
         >
             <td class="lever-label">{l.label}<small>{l.note}</small></td>
-            <td class="num">{format!("{} tok/s", fmt_tok_s(l.expected_tok_s))}</td>
+            <td class="num">{format!("{figure} tok/s")}</td>
             <td class="num">{format!("×{:.2}", l.ratio)}</td>
             <td>{fits}</td>
             <td>{l.cost}</td>
             <td>
                 <button
                     type="button"
-                    data-testid="lever-apply"
+                    data-testid=hooks.apply
                     on:click=move |_| {
-                        scenario.update(|s| {
-                            if let Some(next) = apply(s, &change) {
-                                *s = next;
-                            }
-                        });
-                        if let Some(c) = commit {
-                            c.0.run(());
+                        apply_lever(scenario, commit, &change);
+                        if hooks.keep_headline {
+                            crate::web::browser::after_next_paint(|| crate::web::browser::keep_in_view(".headline"));
                         }
                     }
                 >

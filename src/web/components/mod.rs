@@ -13,6 +13,7 @@ pub mod cpu_fields;
 pub mod embed_view;
 pub mod gpu_guess;
 pub mod headline;
+pub mod headline_levers;
 pub mod how_it_works;
 pub mod import_panel;
 pub mod inputs_form;
