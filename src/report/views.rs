@@ -682,7 +682,8 @@ pub fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
 }
 
 /// What an estimate is about, in one line: "NVIDIA GeForce RTX 4090 (24 GiB) · Qwen2.5 32B
-/// Instruct · Q4_K_M · 4K context". Shown above the figure on the page and in every embed.
+/// Instruct · Q4_K_M · 4K context", a layer split naming every card ("RTX 3090 + RTX 3060 12GB ·
+/// …"). Shown above the figure on the page and in every embed.
 pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
     let model = match &inputs.model {
         crate::estimator::ModelSpec::Arch { name, .. } => name.clone(),
@@ -694,11 +695,33 @@ pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
         (None, crate::estimator::WeightSpec::Bits { bpw, .. }) => format!("{} bits per weight", trim(bpw)),
         (None, crate::estimator::WeightSpec::File { bytes }) => format!("{} weight file", fmt_gib(bytes)),
     };
-    format!(
-        "{} · {model} · {format} · {} context",
-        inputs.machine.name,
-        fmt_tokens(inputs.context)
-    )
+    // A split names every card, each by its short name ("RTX 3090 + RTX 3060 12GB").
+    let machine = match inputs.devices.as_slice() {
+        [] => inputs.machine.name.clone(),
+        others => std::iter::once(&inputs.machine.name)
+            .chain(others.iter().map(|d| &d.name))
+            .map(|n| short_name(n))
+            .collect::<Vec<_>>()
+            .join(" + "),
+    };
+    format!("{machine} · {model} · {format} · {} context", fmt_tokens(inputs.context))
+}
+
+/// What a view shows, as the share panel offers it.
+pub fn view_label(v: crate::scenario::View) -> &'static str {
+    use crate::scenario::View;
+    match v {
+        View::Headline => "the headline",
+        View::Machines => "the machines chart",
+        View::Context => "the context chart",
+        View::Quants => "the quantizations chart",
+        View::Spill => "the spill chart",
+        View::Batch => "the batching chart",
+        View::Spec => "the speculative decoding chart",
+        View::Table => "every machine (table)",
+        View::Models => "every model on this machine (table)",
+        View::Levers => "what would make it faster",
+    }
 }
 
 /// The height, in CSS pixels, an embed of `views` needs in a 700-pixel-wide column with `notes`

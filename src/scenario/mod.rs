@@ -757,6 +757,14 @@ impl Scenario {
         }
     }
 
+    /// The kind of the scenario's machine: the catalog machine's, or a custom machine's `kind`.
+    pub fn machine_kind(&self, cat: &Catalog) -> Kind {
+        match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
+            Ok(m) if !self.is_custom_machine() => m.kind,
+            _ => self.kind().unwrap_or(Kind::Gpu),
+        }
+    }
+
     /// The backend the `backend` key names, if given.
     pub fn backend_choice(&self) -> Option<Backend> {
         self.text(Key::Backend).and_then(Backend::parse)
