@@ -26,8 +26,8 @@ pub fn NumberField(
     /// The `data-testid` of the `<input>`; its message is `{testid}-error`.
     testid: &'static str,
     /// Shown when the key is unset: an empty box then means "use the default".
-    #[prop(optional, into)]
-    placeholder: Option<Signal<String>>,
+    #[prop(optional)]
+    placeholder: Option<String>,
     /// Unit or hint after the label.
     #[prop(optional)]
     hint: &'static str,
@@ -109,7 +109,7 @@ pub fn NumberField(
                 autocomplete="off"
                 data-testid=testid
                 aria-describedby=error_id.clone()
-                placeholder=move || placeholder.map(|p| p.get()).unwrap_or_default()
+                placeholder=placeholder.unwrap_or_default()
                 prop:value=text
                 on:input=on_input
             />

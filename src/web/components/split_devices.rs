@@ -11,8 +11,8 @@ use crate::scenario::Key;
 use crate::web::state::{scenario, UrlCommit};
 
 /// The cards beside the machine (`input-with`, each with `input-with-share` and
-/// `input-with-remove`), the machine's own share (`input-share`) and `with-add`. Shown beside a
-/// catalog GPU, or wherever the link names cards or shares.
+/// `input-with-remove`), the machine's own share (`input-share`, shown with cards or shares) and
+/// `with-add`. Shown beside a catalog GPU, or wherever the link names cards or shares.
 #[component]
 pub fn SplitDevices() -> impl IntoView {
     let scenario = scenario();
@@ -35,15 +35,15 @@ pub fn SplitDevices() -> impl IntoView {
         run_commit();
     };
     view! {
-        {move || (gpu.get() || shares.get()).then(|| view! {
-            <div class="split-devices" role="group" aria-label="cards of a layer split">
-                {move || shares.get().then(|| share_field(0, "GPU 1's share", "input-share"))}
-                {move || (0..count.get()).map(|i| card(i, Callback::new(move |()| run_commit()))).collect_view()}
-                <button type="button" data-testid="with-add" on:click=add>
-                    "Add another GPU (layer split)"
-                </button>
+        <div class="split-devices" role="group" aria-label="cards of a layer split" hidden=move || !(gpu.get() || shares.get())>
+            <div class="split-share" hidden=move || !shares.get()>
+                {share_field(0, "GPU 1's share", "input-share")}
             </div>
-        })}
+            {move || (0..count.get()).map(|i| card(i, Callback::new(move |()| run_commit()))).collect_view()}
+            <button type="button" data-testid="with-add" on:click=add>
+                "Add another GPU (layer split)"
+            </button>
+        </div>
     }
 }
 
@@ -53,12 +53,12 @@ fn card(i: usize, commit: Callback<()>) -> impl IntoView {
     let scenario = scenario();
     let cat = catalog();
     let current = Memo::new(move |_| scenario.with(|s| s.with_ids().get(i).cloned().unwrap_or_default()));
-    let problem = move || {
+    let problem = Memo::new(move |_| {
         scenario.with(|s| {
             let own = s.split_device(cat, &current.get()).err();
             own.or_else(|| if i == 0 { s.split_problem(cat) } else { None })
         })
-    };
+    });
     let select = NodeRef::new();
     bind_options(
         select,
@@ -82,7 +82,7 @@ fn card(i: usize, commit: Callback<()>) -> impl IntoView {
     let label = format!("GPU {}", i + 2);
     view! {
         <div class="split-card">
-            <label class="field wide" class:invalid=move || problem().is_some()>
+            <label class="field wide" class:invalid=move || problem.with(Option::is_some)>
                 <span class="field-label">{label}</span>
                 <select
                     data-testid="input-with"
@@ -93,13 +93,14 @@ fn card(i: usize, commit: Callback<()>) -> impl IntoView {
                         scenario.update(|s| s.set_card(i, &id));
                     }
                 ></select>
-                <span class="field-error" id=format!("input-with-error-{i}") data-testid="input-with-error" role="status">{problem}</span>
+                <span class="field-error" id=format!("input-with-error-{i}") data-testid="input-with-error" role="status">{move || problem.get()}</span>
             </label>
             {share_field(i + 1, "Its share", "input-with-share")}
             <button
                 type="button"
                 class="remove"
                 data-testid="input-with-remove"
+                aria-label=format!("Remove GPU {}", i + 2)
                 on:click=move |_| {
                     scenario.update(|s| s.remove_card(i));
                     commit.run(());
@@ -112,16 +113,7 @@ fn card(i: usize, commit: Callback<()>) -> impl IntoView {
 }
 
 /// Card `i`'s share of the layers (the machine is card 0), `testid` with `{testid}-error`: a
-/// positive number, or empty for its memory (its placeholder).
+/// positive number, or empty for its memory.
 fn share_field(i: usize, label: &'static str, testid: &'static str) -> impl IntoView {
-    let scenario = scenario();
-    let memory = Signal::derive(move || {
-        scenario.with(|s| {
-            s.split_memories(catalog())
-                .get(i)
-                .map(|m| format!("{m} (its memory)"))
-                .unwrap_or_default()
-        })
-    });
-    view! { <NumberField key=Key::TensorSplit share=i label=label hint="of the layers" testid=testid placeholder=memory /> }
+    view! { <NumberField key=Key::TensorSplit share=i label=label hint="of the layers" testid=testid placeholder="by memory".to_string() /> }
 }
