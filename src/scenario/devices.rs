@@ -5,6 +5,7 @@
 //! first share), the CLI after the key they are about.
 
 use super::{Key, Resolving, Scenario};
+use crate::calibration::Backend;
 use crate::catalog::{Catalog, Kind};
 use crate::estimator::Device;
 use crate::scenario::Value;
@@ -49,7 +50,12 @@ impl Scenario {
         let theirs = m.allowed_backends();
         if !theirs.contains(&backend) {
             let (ours, _) = self.allowed_backends(cat);
-            let common: Vec<&str> = ours.iter().filter(|b| theirs.contains(b)).map(|b| b.id()).collect();
+            // The CPU backend runs on any of them, but leaves the cards idle: not worth naming.
+            let common: Vec<&str> = ours
+                .iter()
+                .filter(|b| theirs.contains(b) && **b != Backend::Cpu)
+                .map(|b| b.id())
+                .collect();
             return Err(match common.as_slice() {
                 [] => format!("{} cannot run {}, and the two have no backend in common", m.name, backend.id()),
                 c => format!(
