@@ -30,14 +30,19 @@ impl Naming {
 
     /// What to give: "give cpu= and threads=", or "set “CPU” and “Threads”".
     pub fn give(self, keys: &[Key]) -> String {
-        let (verb, names): (&str, Vec<String>) = match self {
-            Naming::Keys => ("give", keys.iter().map(|k| format!("{}=", k.name())).collect()),
-            Naming::Fields => ("set", keys.iter().map(|k| self.key(*k)).collect()),
-        };
-        match names.as_slice() {
-            [rest @ .., last] if !rest.is_empty() => format!("{verb} {} and {last}", rest.join(", ")),
-            _ => format!("{verb} {}", names.join("")),
+        let mut out = String::from(if self == Naming::Keys { "give" } else { "set" });
+        for (i, k) in keys.iter().enumerate() {
+            out.push_str(match i {
+                0 => " ",
+                _ if i + 1 == keys.len() => " and ",
+                _ => ", ",
+            });
+            match self {
+                Naming::Keys => out.push_str(&format!("{}=", k.name())),
+                Naming::Fields => out.push_str(&self.key(*k)),
+            }
         }
+        out
     }
 }
 

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::copy_button::CopyButton;
+use super::copy_button::copy_button;
 use crate::catalog::catalog;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::commands::commands;
@@ -16,7 +16,7 @@ fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl
         <div class="command">
             <span class="field-label">{label}</span>
             <pre><code data-testid=testid>{move || text.get()}</code></pre>
-            <CopyButton testid=format!("{testid}-copy") text=text label="Copy" failed="Copy failed: select the text" />
+            {copy_button(format!("{testid}-copy"), text, "Copy", "Copy failed: select the text")}
         </div>
     }
 }

@@ -1,21 +1,14 @@
-//! A button that copies a text to the clipboard and says whether it could.
+//! A button that copies a text to the clipboard and says whether it could: the share panel's
+//! link and embed snippet, and each command.
 
 use leptos::prelude::*;
 
 use crate::web::browser;
 
-/// "Copy" (`label`), then "Copied", or what to do where the browser refused.
-#[component]
-pub fn CopyButton(
-    /// The `data-testid` of the button.
-    testid: String,
-    /// What it copies, read when it is pressed.
-    text: Signal<String>,
-    /// Its label before it is pressed.
-    label: &'static str,
-    /// What it says where copying failed ("Copy failed: select the text").
-    failed: &'static str,
-) -> impl IntoView {
+/// The button (`testid`): `label`, then "Copied", or `failed` (what to do where the browser
+/// refused); it copies what `text` holds when pressed. A plain function, not a component: it
+/// costs the page less, and it has no state a parent would need.
+pub fn copy_button(testid: String, text: Signal<String>, label: &'static str, failed: &'static str) -> impl IntoView {
     let (copied, set_copied) = signal(None::<bool>);
     view! {
         <button

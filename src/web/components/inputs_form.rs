@@ -68,9 +68,9 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key=Key::Ram label={field_label(Key::Ram)} hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
                 // Only a discrete GPU reads the rest from system RAM: elsewhere the machine's own
                 // memory is its RAM, and the field would mean nothing.
-                {move || ram_bw_shown.get().then(|| view! {
+                <div class="slot" hidden=move || !ram_bw_shown.get()>
                     <NumberField key=Key::RamBw label={field_label(Key::RamBw)} hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
-                })}
+                </div>
                 {offload_field(scenario)}
                 <NumberField key=Key::CpuMoe label="Layers with experts in RAM" hint="the first N, --n-cpu-moe" testid="input-cpu-moe" placeholder="all".to_string() />
                 <NumberField key=Key::Tp label={field_label(Key::Tp)} testid="input-tp" placeholder="1".to_string() />

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::copy_button::CopyButton;
+use super::copy_button::copy_button;
 use crate::report::views;
 use crate::scenario::{Presentation, View};
 use crate::web::browser;
@@ -21,18 +21,13 @@ pub fn SharePanel() -> impl IntoView {
         move || format!("{base}?{}", scenario.with(|s| s.to_query()))
     };
     let estimate = expect_context::<Memo<Option<(crate::estimator::Inputs, crate::estimator::Estimate)>>>();
-    // The embed's views beside its headline: the context chart until others are chosen.
-    let chosen = RwSignal::new(vec![View::Context]);
+    // The embed's views beside its headline, as `view=` writes them: the context chart until
+    // others are chosen.
+    let chosen = RwSignal::new(View::Context.id().to_string());
     let snippet = move || {
         let embed = Presentation {
             embed: true,
-            views: chosen.with(|c| {
-                View::ALL
-                    .into_iter()
-                    .filter(|v| c.contains(v))
-                    .map(|v| v.id().to_string())
-                    .collect()
-            }),
+            views: chosen.with(|c| c.split(',').filter(|v| !v.is_empty()).map(str::to_string).collect()),
             theme: None,
         };
         let (title, notes) = estimate.with(|e| {
@@ -56,7 +51,7 @@ pub fn SharePanel() -> impl IntoView {
             <h2>"Share this scenario"</h2>
             <div class="share-row">
                 <input type="text" readonly=true data-testid="share-url" aria-label="link to this scenario" prop:value=link.clone() />
-                <CopyButton testid="copy-link".to_string() text=Signal::derive(link) label="Copy link" failed="Copy failed: select the link" />
+                {copy_button("copy-link".into(), Signal::derive(link), "Copy link", "Copy failed: select the link")}
             </div>
             <fieldset class="embed-views" data-testid="embed-views">
                 <legend>"The embed shows its headline and"</legend>
@@ -66,26 +61,34 @@ pub fn SharePanel() -> impl IntoView {
                 <span class="field-label">"Embed in a page (iframe)"</span>
                 <textarea readonly=true rows="4" data-testid="embed-snippet" prop:value=snippet.clone()></textarea>
             </label>
-            <CopyButton testid="embed-snippet-copy".to_string() text=Signal::derive(snippet) label="Copy embed" failed="Copy failed: select the snippet" />
+            {copy_button("embed-snippet-copy".into(), Signal::derive(snippet), "Copy embed", "Copy failed: select the snippet")}
         </section>
     }
 }
 
-/// One view's checkbox (its `value` the view's name in links).
-fn view_choice(v: View, chosen: RwSignal<Vec<View>>) -> impl IntoView {
+/// One view's checkbox (its `value` the view's name in links); `chosen` holds the views ticked
+/// as `view=` writes them, in the views' own order.
+fn view_choice(v: View, chosen: RwSignal<String>) -> impl IntoView {
+    let has = move |c: &str, w: View| c.split(',').any(|x| x == w.id());
     view! {
         <label class="field check">
             <input
                 type="checkbox"
                 value=v.id()
-                prop:checked=move || chosen.with(|c| c.contains(&v))
+                prop:checked=move || chosen.with(|c| has(c, v))
                 on:change=move |ev| {
                     let on = event_target_checked(&ev);
                     chosen.update(|c| {
-                        c.retain(|x| *x != v);
-                        if on {
-                            c.push(v);
+                        let mut now = String::new();
+                        for w in View::ALL {
+                            if (w == v && on) || (w != v && has(c, w)) {
+                                if !now.is_empty() {
+                                    now.push(',');
+                                }
+                                now.push_str(w.id());
+                            }
                         }
+                        *c = now;
                     });
                 }
             />

@@ -36,7 +36,7 @@ pub fn SplitDevices() -> impl IntoView {
     };
     view! {
         <div class="split-devices" role="group" aria-label="cards of a layer split" hidden=move || !(gpu.get() || shares.get())>
-            <div class="split-share" hidden=move || !shares.get()>
+            <div class="slot" hidden=move || !shares.get()>
                 {share_field(0, "GPU 1's share", "input-share")}
             </div>
             {move || (0..count.get()).map(|i| card(i, Callback::new(move |()| run_commit()))).collect_view()}
