@@ -264,3 +264,65 @@ fn every_table_column_is_documented() {
         );
     }
 }
+
+#[test]
+fn a_split_names_every_card_and_says_which_card_cannot_join() {
+    use tokbound::report::views::scenario_title;
+    let cat = catalog();
+    let title = |q: &str| {
+        let (s, _) = Scenario::from_query(q);
+        scenario_title(&s.resolve(cat).unwrap(), &s, cat)
+    };
+    assert_eq!(
+        title("hw=rtx-3090&with=rtx-3060-12g&model=qwen2.5-32b"),
+        "RTX 3090 + RTX 3060 12GB · Qwen2.5 32B Instruct · Q4_K_M · 4K context"
+    );
+    assert!(title("hw=rtx-3090&with=rtx-3060-12g,rtx-4060-ti-16g").starts_with("RTX 3090 + RTX 3060 12GB + RTX 4060 Ti 16GB · "));
+    // One card alone keeps its full name.
+    assert!(title("hw=rtx-3090").starts_with("NVIDIA GeForce RTX 3090 (24 GiB) · "));
+    // A card that cannot join names itself and what the cards could all run; the message is
+    // about the card, not the key.
+    let (s, _) = Scenario::from_query("hw=rtx-3090&with=rtx-3060-12g,rx-7900-xtx");
+    assert!(s.split_device(cat, "rtx-3060-12g").is_ok());
+    let e = s.split_device(cat, "rx-7900-xtx").unwrap_err();
+    assert!(e.starts_with("AMD Radeon RX 7900 XTX") && e.ends_with("(vulkan)"), "{e}");
+    assert!(!e.contains("with"), "{e}");
+    assert_eq!(s.split_problem(cat), None);
+    let (split, _) = Scenario::from_query("hw=rtx-3090&with=rtx-3060-12g&split=2");
+    assert!(split.split_problem(cat).is_some_and(|p| p.contains("layer-split")));
+    let (cpu, _) = Scenario::from_query("hw=ddr5-5600-2ch&with=rtx-3060-12g");
+    assert!(cpu.split_problem(cat).is_some());
+}
+
+#[test]
+fn cards_and_shares_edit_with_and_tensor_split_together() {
+    let cat = catalog();
+    let (mut s, _) = Scenario::from_query("hw=rtx-3090");
+    s.add_card(cat, "rtx-3060-12g");
+    assert_eq!(s.to_query(), "v=1&hw=rtx-3090&with=rtx-3060-12g");
+    assert_eq!(s.split_memories(cat), vec![24.0, 12.0]);
+    // One share given: the other card keeps its memory; both make tensor_split.
+    s.set_share(cat, 0, "3").unwrap();
+    assert_eq!(s.value_text(Key::TensorSplit).as_deref(), Some("3,12"));
+    assert_eq!(s.share_text(1).as_deref(), Some("12"));
+    // What is not a share leaves the scenario as it was.
+    assert!(s.set_share(cat, 1, "abc").unwrap_err().starts_with("\"abc\""));
+    assert!(s.set_share(cat, 1, "0").is_err());
+    assert!(s.set_share(cat, 1, "1,2").is_err());
+    assert_eq!(s.value_text(Key::TensorSplit).as_deref(), Some("3,12"));
+    // A card added takes its memory as its share; one removed takes its share along.
+    s.add_card(cat, "rtx-4060-ti-16g");
+    assert_eq!(s.value_text(Key::TensorSplit).as_deref(), Some("3,12,16"));
+    assert!(s.resolve(cat).is_ok());
+    s.remove_card(0);
+    assert_eq!(s.value_text(Key::With).as_deref(), Some("rtx-4060-ti-16g"));
+    assert_eq!(s.value_text(Key::TensorSplit).as_deref(), Some("3,16"));
+    s.set_card(0, "rtx-3060-12g");
+    assert_eq!(s.value_text(Key::With).as_deref(), Some("rtx-3060-12g"));
+    // Emptied back to its memory, the split is the default again.
+    s.set_share(cat, 0, "").unwrap();
+    s.set_share(cat, 1, "12").unwrap();
+    assert_eq!(s.get(Key::TensorSplit), None);
+    s.remove_card(0);
+    assert_eq!(s.to_query(), "v=1&hw=rtx-3090");
+}

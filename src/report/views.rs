@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::catalog::{Catalog, Kind, MemoryClass};
 use crate::estimator::{estimate, BatchResult, Estimate, Inputs, Note, Pool, SpecResult};
+use crate::report::naming::Naming;
 use crate::scenario::{Key, Scenario, Value};
 use crate::text::units::{fmt_bytes, fmt_gib, fmt_tok_s};
 
@@ -66,46 +67,29 @@ pub fn bound_pool_name(e: &Estimate) -> String {
         .map_or_else(|| pool_label(e.bound.0).to_string(), pool_name)
 }
 
-/// A note in plain words.
+/// A note in plain words, naming keys as links write them (the CLI's JSON and `--text`).
 pub fn note_text(note: &Note) -> String {
+    note_words(note, Naming::Keys)
+}
+
+/// A note as the page says it: where it asks for a value, it names the page's field.
+pub fn page_note_text(note: &Note) -> String {
+    note_words(note, Naming::Fields)
+}
+
+/// A note in plain words, naming keys for the reader `naming` says.
+fn note_words(note: &Note, naming: Naming) -> String {
     match note {
-        Note::ExpertOffload { share } if *share < 1.0 => format!(
-            "{:.0}% of the routed experts (the first layers') are read from system RAM; the later layers' experts, attention, shared experts and KV cache from VRAM",
-            share * 100.0
-        ),
-        Note::ExpertOffload { .. } => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
-        Note::ExpertOffloadIgnored { moe: true } => {
-            "offload=experts moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored".into()
-        }
-        Note::ExpertOffloadIgnored { moe: false } => {
-            "offload=experts applies to a mixture of experts (a catalog MoE, or a custom one given experts= and top_k=); this model has no routed experts that tokbound knows of, so it is ignored".into()
-        }
-        Note::ReadFromDisk {
-            ram_needed_bytes,
-            experts_bytes,
-        } => {
-            let experts = experts_bytes.map_or(String::new(), |b| {
-                format!(
-                    "; or keep the routed experts in RAM (offload=experts, {} of RAM): only the few experts a token uses are read from there",
-                    fmt_gib(b)
-                )
-            });
-            format!(
-                "weights are read from disk on every token, the slowest pool by far: with {} of RAM they would be read from RAM instead{experts}",
-                fmt_gib(*ram_needed_bytes)
-            )
-        }
         Note::MemoryUnknown => "memory not given: fit unknown".into(),
-        Note::KvNotModelled => "KV cache not modelled: give layers, kv_heads and head_dim".into(),
+        Note::KvNotModelled => format!(
+            "KV cache not modelled: {}",
+            naming.give(&[Key::Layers, Key::KvHeads, Key::HeadDim])
+        ),
         Note::PrefillNoTflops => "prefill unknown: no TFLOPS figure for this machine".into(),
         Note::PrefillNoParams => "prefill unknown: give the parameter count".into(),
-        Note::GpuFracCapped { asked, held } => format!(
-            "gpu_frac {} is more than VRAM holds beside the KV cache; using {:.2}",
-            trim(*asked),
-            held
-        ),
-        Note::RamIgnored => "ram applies to discrete-GPU machines; this machine's own memory is its RAM, so ram is ignored".into(),
-        Note::ContextBeyondTrained { trained } => format!("the context is beyond the {trained} tokens this model was trained for"),
+        Note::ContextBeyondTrained { trained } => {
+            format!("the context is beyond the {trained} tokens this model was trained for")
+        }
         Note::BatchNeedsTflops => "batch: no compute limit known; a tflops figure is needed".into(),
         Note::BatchPastMemory {
             needed_bytes,
@@ -131,9 +115,15 @@ pub fn note_text(note: &Note) -> String {
             )
         }
         Note::CustomMoeAssumed => format!(
-            "a mixture of experts given by params and active alone: its routing is not known, so {} experts per token are assumed for the per-expert cost and the experts cannot be kept in RAM; give experts= and top_k=",
-            crate::estimator::PassShape::ASSUMED_EXPERTS_PER_TOKEN
+            "a mixture of experts given by params and active alone: its routing is not known, so {} experts per token are assumed for the per-expert cost and the experts cannot be kept in RAM; {}",
+            crate::estimator::PassShape::ASSUMED_EXPERTS_PER_TOKEN,
+            naming.give(&[Key::Experts, Key::TopK])
         ),
+        Note::ExpertOffload { .. }
+        | Note::ExpertOffloadIgnored { .. }
+        | Note::ReadFromDisk { .. }
+        | Note::GpuFracCapped { .. }
+        | Note::RamIgnored => placement_note_text(note, naming),
         Note::HostIgnored
         | Note::HostAssumed { .. }
         | Note::ComputePrior { .. }
@@ -144,13 +134,58 @@ pub fn note_text(note: &Note) -> String {
         | Note::VendorIgnored
         | Note::Calibrated { .. }
         | Note::CalibrationForOtherMachine { .. }
-        | Note::Measured { .. } => runtime_note_text(note),
+        | Note::Measured { .. } => runtime_note_text(note, naming),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
 }
 
+/// The notes about where the weights are placed.
+fn placement_note_text(note: &Note, naming: Naming) -> String {
+    let offload = naming.setting(Key::Offload, "experts");
+    match note {
+        Note::ExpertOffload { share } if *share < 1.0 => format!(
+            "{:.0}% of the routed experts (the first layers') are read from system RAM; the later layers' experts, attention, shared experts and KV cache from VRAM",
+            share * 100.0
+        ),
+        Note::ExpertOffload { .. } => "routed experts are read from system RAM; attention, shared experts and KV cache from VRAM".into(),
+        Note::ExpertOffloadIgnored { moe: true } => format!(
+            "{offload} moves a mixture of experts' routed experts from VRAM to system RAM; this machine has no separate VRAM, so it is ignored"
+        ),
+        Note::ExpertOffloadIgnored { moe: false } => format!(
+            "{offload} applies to a mixture of experts (a catalog MoE, or a custom one: {}); this model has no routed experts that tokbound knows of, so it is ignored",
+            naming.give(&[Key::Experts, Key::TopK])
+        ),
+        Note::ReadFromDisk {
+            ram_needed_bytes,
+            experts_bytes,
+        } => {
+            let experts = experts_bytes.map_or(String::new(), |b| {
+                format!(
+                    "; or keep the routed experts in RAM ({offload}, {} of RAM): only the few experts a token uses are read from there",
+                    fmt_gib(b)
+                )
+            });
+            format!(
+                "weights are read from disk on every token, the slowest pool by far: with {} of RAM they would be read from RAM instead{experts}",
+                fmt_gib(*ram_needed_bytes)
+            )
+        }
+        Note::GpuFracCapped { asked, held } => format!(
+            "{} {} is more than VRAM holds beside the KV cache; using {:.2}",
+            naming.key(Key::GpuFrac),
+            trim(*asked),
+            held
+        ),
+        Note::RamIgnored => format!(
+            "{} applies to discrete-GPU machines; this machine's own memory is its RAM, so it is ignored",
+            naming.key(Key::Ram)
+        ),
+        _ => String::new(),
+    }
+}
+
 /// The notes about the runtime and the CPU that reads system RAM.
-fn runtime_note_text(note: &Note) -> String {
+fn runtime_note_text(note: &Note, naming: Naming) -> String {
     match note {
         Note::Calibrated {
             efficiency,
@@ -177,10 +212,19 @@ fn runtime_note_text(note: &Note) -> String {
         Note::OtherRuntime { format, runtimes } => format!(
             "{format} is not a GGUF format: llama.cpp, ik_llama.cpp, llamafile and Ollama do not load it; {runtimes} run it (the estimate is the same physics; no command is printed)"
         ),
-        Note::VendorIgnored => "vendor describes a custom machine; the catalog machine's own vendor is used".into(),
-        Note::HostIgnored => "cpu, threads and sockets describe the CPU that reads system RAM; this machine's GPU reads its memory, so they are ignored".into(),
+        Note::VendorIgnored => format!(
+            "{} describes a custom machine; the catalog machine's own vendor is used",
+            naming.key(Key::Vendor)
+        ),
+        Note::HostIgnored => format!(
+            "{}, {} and {} describe the CPU that reads system RAM; this machine's GPU reads its memory, so they are ignored",
+            naming.key(Key::Cpu),
+            naming.key(Key::Threads),
+            naming.key(Key::Sockets)
+        ),
         Note::HostAssumed { cpu } => format!(
-            "no CPU named for what reads system RAM: the compute of a typical desktop, {cpu}, is assumed; give cpu= and threads="
+            "no CPU named for what reads system RAM: the compute of a typical desktop, {cpu}, is assumed; {}",
+            naming.give(&[Key::Cpu, Key::Threads])
         ),
         Note::ComputePrior { family } => format!(
             "no measured {family} CPU runs yet: its compute side assumes {:.0}% of the CPU's peak (a stated prior)",
@@ -666,8 +710,9 @@ pub fn model_and_quant(s: &Scenario) -> (Option<&str>, Option<&str>) {
 }
 
 /// What an estimate is about, in one line: "NVIDIA GeForce RTX 4090 (24 GiB) · Qwen2.5 32B
-/// Instruct · Q4_K_M · 4K context", a CPU memory configuration with its CPU (unless assumed).
-/// Shown above the figure on the page and in every embed.
+/// Instruct · Q4_K_M · 4K context", a CPU memory configuration with its CPU (unless assumed), a
+/// layer split naming every card ("RTX 3090 + RTX 3060 12GB · …"). Shown above the figure on the
+/// page and in every embed.
 pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
     let model = match &inputs.model {
         crate::estimator::ModelSpec::Arch { name, .. } => name.clone(),
@@ -688,6 +733,7 @@ pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
             .is_some_and(|m| m.memory_class() != MemoryClass::Ddr && m.cpu.as_deref() == Some(cpu))
     };
     let machine = match &inputs.host {
+        _ if !inputs.devices.is_empty() => split_name(inputs),
         Some(cpu) if inputs.machine.kind == Kind::Cpu && !assumed && !own_chip(&cpu.id) => {
             machine_with_cpu(&inputs.machine.name, &cpu.name)
         }
@@ -696,10 +742,36 @@ pub fn scenario_title(inputs: &Inputs, s: &Scenario, cat: &Catalog) -> String {
     format!("{machine} · {model} · {format} · {} context", fmt_tokens(inputs.context))
 }
 
+/// A split names every card, each by its short name ("RTX 3090 + RTX 3060 12GB").
+fn split_name(inputs: &Inputs) -> String {
+    std::iter::once(&inputs.machine.name)
+        .chain(inputs.devices.iter().map(|d| &d.name))
+        .map(|n| short_name(n))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
 /// A CPU machine with the CPU on it, as the headline and the machine list name it: "Desktop
 /// DDR5-5200, dual channel (CPU) with AMD Ryzen 9 7950X".
 pub fn machine_with_cpu(machine: &str, cpu: &str) -> String {
     format!("{machine} with {cpu}")
+}
+
+/// What a view shows, as the share panel offers it.
+pub fn view_label(v: crate::scenario::View) -> &'static str {
+    use crate::scenario::View;
+    match v {
+        View::Headline => "the headline",
+        View::Machines => "the machines chart",
+        View::Context => "the context chart",
+        View::Quants => "the quantizations chart",
+        View::Spill => "the spill chart",
+        View::Batch => "the batching chart",
+        View::Spec => "the speculative decoding chart",
+        View::Table => "every machine (table)",
+        View::Models => "every model on this machine (table)",
+        View::Levers => "what would make it faster",
+    }
 }
 
 /// The height, in CSS pixels, an embed of `views` needs in a 700-pixel-wide column with `notes`

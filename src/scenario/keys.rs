@@ -81,6 +81,7 @@ pub enum Key {
     MinTokS,
     Embed,
     View,
+    Theme,
 }
 
 /// Where a key belongs: the scenario (the estimate's inputs) or the page's presentation.
@@ -169,6 +170,31 @@ pub const ENGINES: &[&str] = &["llama.cpp", "ik_llama.cpp", "llamafile", "ollama
 pub const EMBED_VIEWS: [&str; 10] = [
     "headline", "machines", "context", "quants", "spill", "batch", "spec", "table", "models", "levers",
 ];
+
+/// The page's colours (`theme=`), in [`Theme`] order: the one list the link codec and the docs
+/// read.
+pub const THEMES: [&str; 3] = ["light", "dark", "auto"];
+
+/// The page's colours: light, dark, or the reader's own preference (`prefers-color-scheme`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Light,
+    Dark,
+    Auto,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Light, Theme::Dark, Theme::Auto];
+
+    /// Its name in links ([`THEMES`]).
+    pub fn id(self) -> &'static str {
+        THEMES[self as usize]
+    }
+
+    pub fn parse(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|t| t.id() == name)
+    }
+}
 
 /// A view an embed can show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1155,6 +1181,19 @@ pub const KEYS: &[KeySpec] = &[
         unit: "comma-separated",
         #[cfg(not(target_arch = "wasm32"))]
         default: "the headline",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::Theme,
+        name: "theme",
+        group: Group::Page,
+        value: ValueKind::Choice(&THEMES),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the page's colours: `light`, `dark`, or `auto` (the reader's own preference); applied to the frame painted before the page loads, the page and the charts",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`light` in an embed (`embed=1`), `auto` on the full page",
         link_default: None,
     },
 ];

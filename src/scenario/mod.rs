@@ -16,7 +16,7 @@ use crate::estimator::{self, Inputs, MachineSpec, ModelSpec, Note, PassShape, Pl
 use crate::text::shorten;
 use crate::text::units;
 use keys::Scope;
-pub use keys::{Key, Value, ValueKind, View, EMBED_VIEWS};
+pub use keys::{Key, Theme, Value, ValueKind, View, EMBED_VIEWS};
 
 pub const FORMAT_VERSION: &str = "1";
 pub const DEFAULT_HW: &str = "rtx-4090";
@@ -809,6 +809,14 @@ impl Scenario {
         }
     }
 
+    /// The kind of the scenario's machine: the catalog machine's, or a custom machine's `kind`.
+    pub fn machine_kind(&self, cat: &Catalog) -> Kind {
+        match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
+            Ok(m) if !self.is_custom_machine() => m.kind,
+            _ => self.kind().unwrap_or(Kind::Gpu),
+        }
+    }
+
     /// The backend the `backend` key names, if given.
     pub fn backend_choice(&self) -> Option<Backend> {
         self.text(Key::Backend).and_then(Backend::parse)
@@ -990,13 +998,17 @@ pub fn apple_usable_share(memory_gib: f64) -> f64 {
     }
 }
 
-/// How the page presents a scenario: the full page, or a compact embed with chosen views.
-/// These keys (`embed`, `view`) travel beside the scenario's in the same query string.
+/// How the page presents a scenario: the full page, or a compact embed with chosen views, in
+/// light or dark colours. These keys (`embed`, `view`, `theme`) travel beside the scenario's in
+/// the same query string.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Presentation {
     pub embed: bool,
     /// Views named by `view=context,machines`, in order, known ones only.
     pub views: Vec<String>,
+    /// The colours the link asks for, if it names them (else index.html's first script picks:
+    /// light in an embed, the reader's own on the full page).
+    pub theme: Option<Theme>,
 }
 
 impl Presentation {
@@ -1007,6 +1019,7 @@ impl Presentation {
             match key.map(|k| (k, k.spec().value.parse(&v))) {
                 Some((Key::Embed, Ok(Value::Flag(f)))) => p.embed = f,
                 Some((Key::View, Ok(Value::List(l)))) => p.views = l,
+                Some((Key::Theme, Ok(Value::Text(t)))) => p.theme = Theme::parse(&t),
                 _ => {}
             }
         }
@@ -1021,6 +1034,9 @@ impl Presentation {
         }
         if !self.views.is_empty() {
             out.push_str(&format!("&{}={}", Key::View.name(), encode(&self.views.join(","))));
+        }
+        if let Some(t) = self.theme {
+            out.push_str(&format!("&{}={}", Key::Theme.name(), t.id()));
         }
         out
     }
@@ -1105,8 +1121,27 @@ mod tests {
         assert_eq!(p.views, vec!["context", "machines"]);
         assert_eq!(p.to_query_suffix(), "&embed=1&view=context%2Cmachines");
         assert_eq!(Presentation::from_query("hw=rtx-3090"), Presentation::default());
-        let (s, issues) = Scenario::from_query("embed=1&view=table");
+        let (s, issues) = Scenario::from_query("embed=1&view=table&theme=dark");
         assert_eq!((s, issues.len()), (Scenario::default(), 0));
+    }
+
+    #[test]
+    fn the_theme_key_round_trips_beside_the_scenario() {
+        let dark = Presentation::from_query("?hw=rtx-3090&embed=1&theme=dark");
+        assert_eq!(dark.theme, Some(Theme::Dark));
+        assert_eq!(dark.to_query_suffix(), "&embed=1&theme=dark");
+        assert_eq!(Presentation::from_query(&dark.to_query_suffix()), dark);
+        for t in Theme::ALL {
+            assert_eq!(Presentation::from_query(&format!("theme={}", t.id())).theme, Some(t));
+        }
+        // Not given, or not a theme: the page's default applies (index.html: light in an embed,
+        // the reader's own on the full page).
+        assert_eq!(Presentation::from_query("embed=1").theme, None);
+        assert_eq!(Presentation::from_query("embed=1&theme=purple").theme, None);
+        assert_eq!(
+            Key::Theme.spec().value.parse("sepia").unwrap_err(),
+            "\"sepia\" is not light, dark or auto"
+        );
     }
 
     #[test]

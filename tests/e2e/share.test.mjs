@@ -2,7 +2,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { serve, launch, openPage, load, ceiling, canvasSignature } from './harness.mjs';
+import { serve, launch, openPage, load, ceiling, canvasSignature, chartPixels } from './harness.mjs';
 
 let server; let browser;
 before(async () => { server = await serve('/blog/tools/tokbound/'); browser = await launch(); });
@@ -166,4 +166,72 @@ test('tables export as CSV and charts as PNG', async () => {
   assert.deepEqual([...bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
   const sig = await canvasSignature(page, 'chart-context');
   assert.ok(bytes.length > 5000, `${bytes.length} bytes for a ${sig.width}px canvas`);
+});
+
+test('the embed snippet includes the views chosen beside it, and copies', async () => {
+  const { page } = await fresh('?hw=rtx-3090&model=llama-3.1-8b');
+  const views = page.getByTestId('embed-views');
+  const snippet = () => page.getByTestId('embed-snippet').inputValue();
+  assert.ok(await views.locator('input[value=context]').isChecked(), 'the context chart at first');
+  assert.equal(await views.locator('input[value=headline]').count(), 0, 'the headline is always there');
+  const height = async () => Number(/height="(\d+)"/.exec(await snippet())[1]);
+  const one = await height();
+  await views.locator('input[value=levers]').check();
+  await views.locator('input[value=machines]').check();
+  await views.locator('input[value=context]').uncheck();
+  // In the views' own order, whatever order they were ticked in.
+  assert.match(await snippet(), /&embed=1&view=machines%2Clevers"/);
+  assert.ok(await height() > one, 'the iframe height holds the views chosen');
+  await views.locator('input[value=machines]').uncheck();
+  await views.locator('input[value=levers]').uncheck();
+  assert.match(await snippet(), /&embed=1" width=/, 'the headline alone');
+  await views.locator('input[value=table]').check();
+  const want = await snippet();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.base).origin });
+  const copy = page.getByTestId('embed-snippet-copy');
+  await copy.click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=embed-snippet-copy]').textContent === 'Copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), want);
+  assert.match(want, /view=table"/);
+});
+
+test('theme=: an embed is light on a dark-preferring reader\'s page, dark when the link says so', async () => {
+  const dark = { colorScheme: 'dark' };
+  const look = async (query) => {
+    const { page } = await fresh(query, dark);
+    const chart = await chartPixels(page, 'chart-context', (c, data) => Array.from(data.slice((2 * c.width + 2) * 4, (2 * c.width + 2) * 4 + 3)));
+    const out = await page.evaluate(() => ({
+      theme: document.documentElement.getAttribute('data-theme'),
+      bg: getComputedStyle(document.body).backgroundColor,
+    }));
+    await page.close();
+    return { ...out, chart: chart.reduce((a, b) => a + b, 0) };
+  };
+  const white = 'rgb(255, 255, 255)';
+  const embed = await look('?hw=rtx-3090&embed=1&view=context');
+  assert.deepEqual([embed.theme, embed.bg], ['light', white]);
+  assert.ok(embed.chart > 600, `the chart's background is light: ${embed.chart}`);
+  const darkEmbed = await look('?hw=rtx-3090&embed=1&view=context&theme=dark');
+  assert.equal(darkEmbed.theme, 'dark');
+  assert.notEqual(darkEmbed.bg, white);
+  assert.ok(darkEmbed.chart < 200, `the chart's background is dark: ${darkEmbed.chart}`);
+  // The full page follows the reader, unless the link names a theme; the link keeps it.
+  const full = await look('?hw=rtx-3090');
+  assert.deepEqual([full.theme, full.chart < 200], ['auto', true]);
+  assert.notEqual(full.bg, white);
+  const light = await look('?hw=rtx-3090&theme=light');
+  assert.deepEqual([light.bg, light.chart > 600], [white, true]);
+  const { page } = await fresh('?hw=rtx-3090&theme=light', dark);
+  await page.getByTestId('input-ctx').fill('8192');
+  await page.waitForFunction(() => location.search.includes('ctx=8192'));
+  assert.match(page.url(), /&theme=light$/);
+});
+
+test('theme= applies to the frame painted before the page\'s module arrives', async () => {
+  const { page } = await openPage(browser, { colorScheme: 'dark' });
+  // The module never arrives: only the frame index.html paints.
+  await page.route('**/*.wasm', (route) => route.abort());
+  await page.goto(server.base + '?hw=rtx-3090&embed=1');
+  await page.getByTestId('shell').waitFor();
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(255, 255, 255)');
 });

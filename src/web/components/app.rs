@@ -44,7 +44,14 @@ pub fn App() -> impl IntoView {
         resolved.with(|r| {
             r.as_ref()
                 .err()
-                .map(|issues| issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
+                // Named as the form labels them: the field to change is beside its own message.
+                .map(|issues| {
+                    issues
+                        .iter()
+                        .map(|i| format!("{}: {}", crate::report::naming::field_label(i.key), i.problem))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                })
         })
     };
     let key_problems = key_problems(resolved, notices, scenario);

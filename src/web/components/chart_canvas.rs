@@ -23,11 +23,22 @@ pub fn plot_source<T: Clone + PartialEq + Send + Sync + 'static>(key: Memo<T>, b
     })
 }
 
-/// Light or dark chart colours, following the page's `prefers-color-scheme`.
+/// Light or dark chart colours, as the page's own: the root's `data-theme` (`theme=`, set by
+/// index.html's first script), and where that is `auto`, the reader's `prefers-color-scheme`.
 fn theme() -> Theme {
-    let dark = web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|m| m.matches());
+    let window = web_sys::window();
+    let chosen = window
+        .as_ref()
+        .and_then(web_sys::Window::document)
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-theme"));
+    let dark = match chosen.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => window
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|m| m.matches()),
+    };
     if dark {
         Theme::DARK
     } else {

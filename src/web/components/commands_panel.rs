@@ -4,35 +4,19 @@
 
 use leptos::prelude::*;
 
+use super::copy_button::copy_button;
 use crate::catalog::catalog;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::commands::commands;
-use crate::web::browser;
 use crate::web::state::scenario;
 
 /// One command line and its copy button (`{testid}`, `{testid}-copy`).
 fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl IntoView {
-    let (copied, set_copied) = signal(None::<bool>);
     view! {
         <div class="command">
             <span class="field-label">{label}</span>
             <pre><code data-testid=testid>{move || text.get()}</code></pre>
-            <button
-                type="button"
-                data-testid=format!("{testid}-copy")
-                on:click=move |_| {
-                    let t = text.get_untracked();
-                    wasm_bindgen_futures::spawn_local(async move {
-                        set_copied.set(Some(browser::copy_to_clipboard(t).await));
-                    });
-                }
-            >
-                {move || match copied.get() {
-                    Some(true) => "Copied",
-                    Some(false) => "Copy failed: select the text",
-                    None => "Copy",
-                }}
-            </button>
+            {copy_button(format!("{testid}-copy"), text, "Copy", "Copy failed: select the text")}
         </div>
     }
 }

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use super::number_field::NumberField;
 use super::select_field::SelectField;
 use crate::catalog::catalog;
+use crate::report::naming::field_label;
 use crate::scenario::Key;
 
 /// The CPU, threads and sockets fields of the Machine group.
@@ -14,8 +15,8 @@ pub fn CpuFields() -> impl IntoView {
     let mut cpus = vec![(String::new(), "the machine's (or a typical desktop)".to_string())];
     cpus.extend(catalog().cpus.iter().map(|c| (c.id.clone(), c.name.clone())));
     view! {
-        <SelectField key=Key::Cpu label="CPU" testid="input-cpu" options=cpus default="" />
-        <NumberField key=Key::Threads label="Threads" hint="-t" testid="input-threads" placeholder="P-cores".to_string() />
-        <NumberField key=Key::Sockets label="Sockets" hint="1–8" testid="input-sockets" placeholder="1".to_string() />
+        <SelectField key=Key::Cpu label={field_label(Key::Cpu)} testid="input-cpu" options=cpus default="" />
+        <NumberField key=Key::Threads label={field_label(Key::Threads)} hint="-t" testid="input-threads" placeholder="P-cores".to_string() />
+        <NumberField key=Key::Sockets label={field_label(Key::Sockets)} hint="1–8" testid="input-sockets" placeholder="1".to_string() />
     }
 }

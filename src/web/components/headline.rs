@@ -79,7 +79,7 @@ pub fn Headline(
                     })
             }}
             {move || target_line(estimate)}
-            <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::report::views::note_text(n)}</li> }).collect_view())}</ul>
+            <ul class="notes" data-testid="notes">{move || e().map(|e| e.notes.iter().map(|n| view! { <li>{crate::report::views::page_note_text(n)}</li> }).collect_view())}</ul>
             <p class="bytes">{with(|e| format!("Stored weights {}; read per token {}.", crate::text::units::fmt_gib(e.stored_weight_bytes), fmt_bytes(e.bytes_per_token.total)))}</p>
         </section>
     }

@@ -7,8 +7,9 @@ use super::machine_picker::MachinePicker;
 use super::model_picker::ModelPicker;
 use super::number_field::NumberField;
 use super::select_field::SelectField;
-use crate::catalog::catalog;
+use crate::catalog::{catalog, Kind};
 use crate::estimator::{Note, DEFAULT_RAM_BW_GBS, DEFAULT_RAM_GIB};
+use crate::report::naming::field_label;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_KV, DEFAULT_QUANT};
 use crate::web::state::scenario;
 
@@ -43,10 +44,11 @@ pub fn InputsForm() -> impl IntoView {
         Signal::derive(move || {
             current.with(|c| {
                 c.as_ref()
-                    .and_then(|(_, e)| e.notes.iter().find(|n| pick(n)).map(crate::report::views::note_text))
+                    .and_then(|(_, e)| e.notes.iter().find(|n| pick(n)).map(crate::report::views::page_note_text))
             })
         })
     };
+    let ram_bw_shown = Memo::new(move |_| scenario.with(|s| s.has(Key::RamBw) || s.machine_kind(cat) == Kind::Gpu));
     let frac_notice = placement_note(|n| matches!(n, Note::GpuFracCapped { .. }));
     let ram_notice = placement_note(|n| matches!(n, Note::RamIgnored));
     view! {
@@ -62,13 +64,17 @@ pub fn InputsForm() -> impl IntoView {
             </fieldset>
             <fieldset class="picker">
                 <legend>"Placement"</legend>
-                <NumberField key=Key::GpuFrac label="Share of weights in VRAM (or memory)" hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() notice=frac_notice />
-                <NumberField key=Key::Ram label="System RAM" hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
-                <NumberField key=Key::RamBw label="RAM bandwidth for the rest" hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
+                <NumberField key=Key::GpuFrac label={field_label(Key::GpuFrac)} hint="0–1" testid="input-gpu-frac" placeholder="as much as fits".to_string() notice=frac_notice />
+                <NumberField key=Key::Ram label={field_label(Key::Ram)} hint="GiB, discrete GPUs" testid="input-ram" placeholder=format!("{DEFAULT_RAM_GIB}") notice=ram_notice />
+                // Only a discrete GPU reads the rest from system RAM: elsewhere the machine's own
+                // memory is its RAM, and the field would mean nothing.
+                <div class="slot" hidden=move || !ram_bw_shown.get()>
+                    <NumberField key=Key::RamBw label={field_label(Key::RamBw)} hint="GB/s" testid="input-ram-bw" placeholder=format!("{DEFAULT_RAM_BW_GBS}") />
+                </div>
                 {offload_field(scenario)}
                 <NumberField key=Key::CpuMoe label="Layers with experts in RAM" hint="the first N, --n-cpu-moe" testid="input-cpu-moe" placeholder="all".to_string() />
-                <NumberField key=Key::Tp label="Tensor-parallel devices" testid="input-tp" placeholder="1".to_string() />
-                <NumberField key=Key::Split label="Layer-split devices" testid="input-split" placeholder="1".to_string() />
+                <NumberField key=Key::Tp label={field_label(Key::Tp)} testid="input-tp" placeholder="1".to_string() />
+                <NumberField key=Key::Split label={field_label(Key::Split)} testid="input-split" placeholder="1".to_string() />
             </fieldset>
             <fieldset class="picker">
                 <legend>"Batching and speculative decoding"</legend>
@@ -102,7 +108,7 @@ fn offload_field(scenario: RwSignal<Scenario>) -> impl IntoView {
                     });
                 }}
             />
-            <span>"Experts in RAM (MoE expert offload)"</span>
+            <span>{field_label(Key::Offload)} " (MoE expert offload)"</span>
         </label>
     }
 }

@@ -8,6 +8,7 @@ use super::search_box::SearchBox;
 use super::select_field::SelectField;
 use crate::calibration::{Backend, Vendor};
 use crate::catalog::{catalog, Kind};
+use crate::report::naming::field_label;
 use crate::report::views;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
 use crate::web::state::scenario;
@@ -22,8 +23,8 @@ fn pair(hw: &str, cpu: &str) -> String {
     format!("{hw}{PAIR}{cpu}")
 }
 
-/// Machine select (`input-machine`), its search box (`input-machine-search`) and, for a custom
-/// machine, bandwidth, memory, kind and TFLOPS fields.
+/// Machine select (`input-machine`), its search box (`input-machine-search`), for a custom
+/// machine its bandwidth, memory, kind and TFLOPS fields, and for a GPU the other cards of a split.
 #[component]
 pub fn MachinePicker() -> impl IntoView {
     let scenario = scenario();
@@ -89,6 +90,7 @@ pub fn MachinePicker() -> impl IntoView {
                 }}
             </p>
             {move || is_custom.get().then(custom_fields)}
+            <super::split_devices::SplitDevices />
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
             <SelectField key=Key::Backend label="Backend" testid="input-backend" options=backends default="" />
             <SelectField key=Key::Engine label="Engine" testid="input-engine" options=engines default=crate::scenario::keys::ENGINES[0] />
@@ -220,13 +222,12 @@ fn custom_fields() -> impl IntoView {
     bind_options(
         kind_select,
         Box::new(|| {
-            vec![OptionGroup {
-                label: None,
-                options: Kind::ALL
+            OptionGroup::ungrouped(
+                Kind::ALL
                     .into_iter()
                     .map(|k| (k.id().to_string(), views::kind_label(k).to_string()))
                     .collect(),
-            }]
+            )
         }),
         kind,
     );
@@ -248,8 +249,8 @@ fn custom_fields() -> impl IntoView {
                     node_ref=kind_select
                 ></select>
             </label>
-            <NumberField key=Key::Tflops label="FP16 TFLOPS" testid="input-tflops" placeholder="unknown".to_string() />
-            <SelectField key=Key::Vendor label="Vendor" testid="input-vendor" options=vendors default="" />
+            <NumberField key=Key::Tflops label={field_label(Key::Tflops)} testid="input-tflops" placeholder="unknown".to_string() />
+            <SelectField key=Key::Vendor label={field_label(Key::Vendor)} testid="input-vendor" options=vendors default="" />
         </div>
     }
 }

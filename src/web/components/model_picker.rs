@@ -6,6 +6,7 @@ use super::number_field::NumberField;
 use super::option_list::{bind_options, OptionGroup};
 use super::search_box::SearchBox;
 use crate::catalog::catalog;
+use crate::report::naming::field_label;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_MODEL};
 use crate::web::state::scenario;
 
@@ -118,11 +119,11 @@ fn custom_fields() -> impl IntoView {
             <NumberField key=Key::Params label="Parameters" hint="billions" testid="input-params" placeholder="from file size".to_string() />
             <NumberField key=Key::Active label="Active parameters" hint="billions, MoE" testid="input-active" placeholder="all".to_string() />
             <NumberField key=Key::Weights label="Weight file" hint="e.g. 19GB, 4.58GiB" testid="input-weights" placeholder="from quant".to_string() />
-            <NumberField key=Key::Layers label="Layers" testid="input-layers" placeholder="unknown".to_string() />
-            <NumberField key=Key::KvHeads label="KV heads" testid="input-kv-heads" placeholder="unknown".to_string() />
-            <NumberField key=Key::HeadDim label="Head dim" testid="input-head-dim" placeholder="unknown".to_string() />
-            <NumberField key=Key::Experts label="Experts" hint="routed, per layer (MoE)" testid="input-experts" placeholder="none".to_string() />
-            <NumberField key=Key::TopK label="Experts per token" hint="top_k (MoE)" testid="input-top-k" placeholder="none".to_string() />
+            <NumberField key=Key::Layers label={field_label(Key::Layers)} testid="input-layers" placeholder="unknown".to_string() />
+            <NumberField key=Key::KvHeads label={field_label(Key::KvHeads)} testid="input-kv-heads" placeholder="unknown".to_string() />
+            <NumberField key=Key::HeadDim label={field_label(Key::HeadDim)} testid="input-head-dim" placeholder="unknown".to_string() />
+            <NumberField key=Key::Experts label={field_label(Key::Experts)} hint="routed, per layer (MoE)" testid="input-experts" placeholder="none".to_string() />
+            <NumberField key=Key::TopK label={field_label(Key::TopK)} hint="top_k (MoE)" testid="input-top-k" placeholder="none".to_string() />
         </div>
     }
 }

@@ -34,13 +34,20 @@ pub fn NumberField(
     /// A remark on how the value was used (shown as `{testid}-notice`), e.g. a capped share.
     #[prop(optional, into)]
     notice: Option<Signal<Option<String>>>,
+    /// Card `n`'s share of the layers (the machine is card 0) instead of the key's whole value
+    /// (`key` is then [`Key::TensorSplit`]): empty is the card's memory; what is wrong with the
+    /// shares as a whole shows beside card 0's.
+    #[prop(optional)]
+    share: Option<usize>,
 ) -> impl IntoView {
     let scenario = scenario();
     let optional = placeholder.is_some();
-    let own_text = move |s: &Scenario| {
-        s.value_text(key)
+    let own_text = move |s: &Scenario| match share {
+        Some(n) => s.share_text(n).unwrap_or_default(),
+        None => s
+            .value_text(key)
             .or_else(|| (!optional).then(|| s.default_text(key, catalog())))
-            .unwrap_or_default()
+            .unwrap_or_default(),
     };
     // The scenario's text for this key: a memo, so the field follows this key only.
     let canonical = Memo::new(move |_| scenario.with(own_text));
@@ -58,7 +65,7 @@ pub fn NumberField(
     };
     // What is wrong with the text typed, else with the key as the scenario resolves it (a socket
     // count the CPU cannot take).
-    let problems = use_context::<crate::web::state::KeyProblems>();
+    let problems = use_context::<crate::web::state::KeyProblems>().filter(|_| share.is_none_or(|n| n == 0));
     let error = move || {
         shown
             .with(|t| t.as_ref().and_then(|t| t.error.clone()))
@@ -67,11 +74,13 @@ pub fn NumberField(
     let on_input = move |ev| {
         let t = event_target_value(&ev);
         let mut next = scenario.get_untracked();
-        let result = if t.trim().is_empty() && optional {
-            next.clear(key);
-            Ok(())
-        } else {
-            next.set(key, &t)
+        let result = match share {
+            Some(n) => next.set_share(catalog(), n, &t),
+            None if t.trim().is_empty() && optional => {
+                next.clear(key);
+                Ok(())
+            }
+            None => next.set(key, &t),
         };
         match result {
             Ok(()) => {
@@ -89,7 +98,8 @@ pub fn NumberField(
             })),
         }
     };
-    let error_id = format!("{testid}-error");
+    // Unique on the page where several cards show the same field.
+    let error_id = format!("{testid}-error{}", share.map_or(String::new(), |n| format!("-{n}")));
     view! {
         <label class="field" class:invalid=move || error().is_some()>
             <span class="field-label">{label} {(!hint.is_empty()).then(|| view! { <small>" " {hint}</small> })}</span>

@@ -19,6 +19,13 @@ pub struct OptionGroup {
     pub options: Vec<(String, String)>,
 }
 
+impl OptionGroup {
+    /// A list without groups.
+    pub fn ungrouped(options: Vec<(String, String)>) -> Vec<OptionGroup> {
+        vec![OptionGroup { label: None, options }]
+    }
+}
+
 /// Keeps the select at `select` holding `list()` and showing `current`. The list is rebuilt when
 /// what `list` reads changes; a new `current` only changes the choice.
 /// (`list` is boxed so every select shares one copy of this code in the page.)

@@ -51,6 +51,7 @@ pub fn QuantTable(
             >
                 "Download CSV"
             </button>
+            <p class="scroll-cue" aria-hidden="true">"Scroll the table sideways for more columns →"</p>
             <div class="table-wrap" tabindex="0" role="region" aria-label="this machine, every quantization">
                 <table class="rows formats" role="table" data-testid="quant-table">
                     <thead role="rowgroup">

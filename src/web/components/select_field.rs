@@ -39,16 +39,7 @@ pub fn SelectField(
     let problems = use_context::<crate::web::state::KeyProblems>();
     let error = move || problems.and_then(|p| p.0.with(|all| all.iter().find(|(k, _)| *k == key).map(|(_, text)| text.clone())));
     let select = NodeRef::new();
-    bind_options(
-        select,
-        Box::new(move || {
-            vec![OptionGroup {
-                label: None,
-                options: options.clone(),
-            }]
-        }),
-        current,
-    );
+    bind_options(select, Box::new(move || OptionGroup::ungrouped(options.clone())), current);
     let error_id = format!("{testid}-error");
     view! {
         <label class="field" class:invalid=move || error().is_some()>
