@@ -1151,3 +1151,21 @@ fn accuracy_prints_one_line_per_regime_and_engine_with_its_label() {
         }
     }
 }
+
+#[test]
+fn machines_are_listed_fastest_first_and_as_text_for_people() {
+    let v = json(&["machines", "model=qwen3-32b&quant=q4_k_m&ctx=8192"]);
+    let rows = v.as_array().unwrap();
+    let expected: Vec<f64> = rows.iter().map(|r| r["expected_tok_s"].as_f64().unwrap()).collect();
+    assert!(expected.windows(2).all(|w| w[0] >= w[1]), "not fastest first");
+    let (code, out, err) = run(&["machines", "model=qwen3-32b&quant=q4_k_m&ctx=8192", "--text"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.trim_start().starts_with('['), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), rows.len());
+    assert!(
+        lines[0].starts_with(rows[0]["name"].as_str().unwrap()) && lines[0].contains("tok/s"),
+        "{}",
+        lines[0]
+    );
+}
