@@ -42,7 +42,6 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "efficiency_cores",
             "threads",
             "base_ghz",
-            "boost_ghz",
             "int8_ops_per_cycle",
             "f16_flops_per_cycle",
             "memory",
@@ -120,11 +119,12 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// A field as the page carries it: a machine's source note up to its first `;` or ` (` (the page
+/// A field as the page carries it: a machine's source note up to its first `;`, ` (` or `: ` (the page
 /// shows the bandwidth's arithmetic beside it; the whole note stays in data/ and the CLI).
 fn page_field<'a>(file: &str, column: &str, field: &'a str) -> &'a str {
     if (file, column) == ("machines.csv", "source") {
-        field.split([';', '(']).next().unwrap_or(field).trim()
+        let head = field.split([';', '(']).next().unwrap_or(field);
+        head.split(": ").next().unwrap_or(head).trim()
     } else {
         field
     }
