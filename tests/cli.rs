@@ -958,60 +958,18 @@ fn the_commands_that_run_and_measure_four_scenarios() {
     assert!(v["commands"]["bench"].as_str().unwrap().starts_with("mlx_lm.generate "));
 }
 
-/// The words a POSIX shell splits `command` into (the real `sh`, as a user's terminal would).
-fn shell_words(command: &str) -> Vec<String> {
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("printf '%s\\n' {command}"))
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "sh rejects: {command}");
-    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
-}
-
 #[test]
-fn commands_for_a_custom_model_name_a_placeholder_and_every_command_is_shell_safe() {
-    // A custom model of a file size: no catalog model's file, a context that holds the depth plus
-    // the tokens generated, and every layer with the output layer on the GPU.
+fn the_cli_prints_a_custom_models_commands_with_its_placeholder() {
+    // The commands themselves are tested in tests/commands.rs; the JSON carries them as built.
     let v = json(&["estimate", "bw=1000&weights=19GB&ctx=0"]);
-    let run = v["commands"]["run"].as_str().unwrap();
-    let words = shell_words(run);
-    assert_eq!(&words[..5], ["llama-server", "-m", "YOUR_MODEL.gguf", "-c", "128"], "{run}");
-    assert!(v["commands"]["note"].as_str().unwrap().contains("Replace YOUR_MODEL.gguf"));
-    let bench = shell_words(v["commands"]["bench"].as_str().unwrap());
-    assert_eq!(&bench[..3], ["llama-bench", "-m", "YOUR_MODEL.gguf"]);
-    assert!(bench.windows(2).any(|w| w == ["-d", "0"]), "{bench:?}");
-    // An imported architecture: the same placeholder, -ngl one past its layers.
-    let v = json(&[
-        "estimate",
-        "hw=rtx-4090&hidden=4096&layers=32&heads=32&kv_heads=8&head_dim=128&vocab=128256&ffn=14336&params=8&ctx=1000",
-    ]);
-    let run = shell_words(v["commands"]["run"].as_str().unwrap());
-    assert!(run.windows(2).any(|w| w == ["-m", "YOUR_MODEL.gguf"]), "{run:?}");
     assert!(
-        run.windows(2).any(|w| w == ["-c", "1128"]) && run.windows(2).any(|w| w == ["-ngl", "33"]),
-        "{run:?}"
+        v["commands"]["run"]
+            .as_str()
+            .unwrap()
+            .starts_with("llama-server -m YOUR_MODEL.gguf -c 128 "),
+        "{v}"
     );
-    // Every command of a spread of scenarios splits into the words meant: the file one word.
-    for q in [
-        "hw=rtx-4090&model=qwen2.5-32b&draft=qwen2.5-0.5b",
-        "hw=rtx-4090&model=qwen3-30b-a3b&cpu_moe=20&kv=q8_0",
-        "hw=m4-max-40c&model=qwen3-30b-a3b&quant=mlx-4bit",
-        "hw=rtx-3090&with=rtx-3060-12g&model=llama-3.1-70b&quant=iq2_xs",
-    ] {
-        let v = json(&["estimate", q]);
-        for which in ["run", "bench"] {
-            let text = v["commands"][which].as_str().unwrap();
-            // The shell's words, each quoted back as tokbound quotes one word, give the line again:
-            // every argument is one word, none split or merged.
-            let words = shell_words(text);
-            let again: Vec<String> = words.iter().map(|w| tokbound::report::commands::shell_word(w)).collect();
-            assert_eq!(again.join(" "), text, "{q}: {words:?}");
-        }
-    }
-    // A dense model with experts in RAM asked for gets no expert flags.
-    let v = json(&["estimate", "hw=rtx-3060-12g&model=llama-3.1-70b&offload=experts"]);
-    assert!(!v["commands"]["run"].as_str().unwrap().contains("exps"), "{v}");
+    assert!(v["commands"]["note"].as_str().unwrap().contains("Replace YOUR_MODEL.gguf"));
 }
 
 #[test]

@@ -161,3 +161,34 @@ fn each_engine_prints_its_own_command_line() {
     let kt = commands_of(&format!("{q}&engine=ktransformers"));
     assert!(kt.run.as_deref().unwrap().starts_with("kt run ") && kt.bench.is_none());
 }
+
+#[test]
+fn commands_for_a_custom_model_name_a_placeholder_and_every_argument_is_one_shell_word() {
+    // A custom model of a file size: no catalog model's file, a context that holds the depth plus
+    // the tokens generated, and every layer with the output layer on the GPU.
+    let c = commands_of("bw=1000&weights=19GB&ctx=0");
+    let run = shell_words(c.run.as_deref().unwrap());
+    assert_eq!(&run[..5], ["llama-server", "-m", "YOUR_MODEL.gguf", "-c", "128"], "{run:?}");
+    assert!(c.note.contains("Replace YOUR_MODEL.gguf"));
+    let bench = shell_words(c.bench.as_deref().unwrap());
+    assert_eq!(&bench[..3], ["llama-bench", "-m", "YOUR_MODEL.gguf"]);
+    assert!(bench.windows(2).any(|w| w == ["-d", "0"]), "{bench:?}");
+    // An imported architecture: the same placeholder, -ngl one past its layers.
+    let c = commands_of("hw=rtx-4090&hidden=4096&layers=32&heads=32&kv_heads=8&head_dim=128&vocab=128256&ffn=14336&params=8&ctx=1000");
+    let run = shell_words(c.run.as_deref().unwrap());
+    assert!(run.windows(2).any(|w| w == ["-m", "YOUR_MODEL.gguf"]), "{run:?}");
+    assert!(
+        run.windows(2).any(|w| w == ["-c", "1128"]) && run.windows(2).any(|w| w == ["-ngl", "33"]),
+        "{run:?}"
+    );
+    // MLX's commands, with a quoted prompt, split into the words meant too.
+    let c = commands_of("hw=m4-max-40c&model=qwen3-30b-a3b&quant=mlx-4bit");
+    let bench = c.bench.as_deref().unwrap();
+    let words = shell_words(bench);
+    assert!(words.contains(&"Write a story.".to_string()), "{words:?}");
+    let again: Vec<String> = words.iter().map(|w| shell_word(w)).collect();
+    assert_eq!(again.join(" "), bench);
+    // A dense model with experts in RAM asked for gets no expert flags.
+    let c = commands_of("hw=rtx-3060-12g&model=llama-3.1-70b&offload=experts");
+    assert!(!c.run.as_deref().unwrap().contains("exps"));
+}

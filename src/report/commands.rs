@@ -189,103 +189,106 @@ pub fn commands(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> C
     }
     let plan = Plan::new(s, cat, inputs, e);
     match s.text(Key::Engine).unwrap_or(crate::scenario::keys::ENGINES[0]) {
-        "ik_llama.cpp" => ik_llama(&plan),
-        "llamafile" => llamafile(&plan),
+        "ik_llama.cpp" => llama_family(&plan, &IK_LLAMA),
+        "llamafile" => llama_family(&plan, &LLAMAFILE),
         "ollama" => ollama(&plan, s),
         "ktransformers" => ktransformers(&plan),
-        _ => llama_cpp(&plan),
+        _ => llama_family(&plan, &LLAMA_CPP),
     }
 }
 
-/// llama.cpp: `llama-server` and `llama-bench -d`.
-fn llama_cpp(p: &Plan) -> Commands {
-    let shared = p.placement(true).join(" ");
-    let mut run = format!("llama-server -m {} -c {} {shared} -fa on", p.file_word, p.server_ctx);
+/// How one of the llama.cpp family spells its server and bench.
+struct Spelling {
+    /// The server's program and the flag that turns flash attention on.
+    server: &'static str,
+    flash: &'static str,
+    /// The server's layer-split flag.
+    split: &'static str,
+    /// Whether it can keep experts in system RAM (`-ot`, `--n-cpu-moe`).
+    experts: bool,
+    /// A draft model's flags after `-md <file>`, with `{k}` the draft length; none where the
+    /// server has no draft model.
+    draft: Option<&'static str>,
+    bench: &'static str,
+    /// How its bench measures generation at a depth.
+    depth: Depth,
+}
+
+/// How a bench measures generation after `depth` tokens.
+enum Depth {
+    /// llama-bench's `-d`.
+    Flag,
+    /// ik_llama.cpp's `-gp depth,tokens` (no `-d`).
+    PromptThenGenerate,
+    /// llamafile-bench: none; it measures an empty context.
+    None,
+}
+
+const LLAMA_CPP: Spelling = Spelling {
+    server: "llama-server",
+    flash: "-fa on",
+    split: "--tensor-split",
+    experts: true,
+    draft: Some("--spec-type draft-simple --spec-draft-n-max {k}"),
+    bench: "llama-bench",
+    depth: Depth::Flag,
+};
+
+const IK_LLAMA: Spelling = Spelling {
+    server: "llama-server",
+    flash: "-fa on",
+    split: "-ts",
+    experts: true,
+    draft: Some("--spec-type draft:n_max={k}"),
+    bench: "llama-bench",
+    depth: Depth::PromptThenGenerate,
+};
+
+/// llamafile: flash attention is a switch, no tensor overrides and no draft model in its server.
+const LLAMAFILE: Spelling = Spelling {
+    server: "llamafile --server",
+    flash: "-fa",
+    split: "-ts",
+    experts: false,
+    draft: None,
+    bench: "llamafile-bench",
+    depth: Depth::None,
+};
+
+/// A llama.cpp-family engine's server and bench, in its spelling.
+fn llama_family(p: &Plan, e: &Spelling) -> Commands {
+    let shared = p.placement(e.experts).join(" ");
+    let mut run = format!("{} -m {} -c {} {shared} {}", e.server, p.file_word, p.server_ctx, e.flash);
     if !p.split.is_empty() {
-        run.push_str(&format!(" --tensor-split {}", p.split.join(",")));
+        run.push_str(&format!(" {} {}", e.split, p.split.join(",")));
     }
     if let Some(b) = p.streams {
         run.push_str(&format!(" -np {b}"));
     }
     let mut note = p.note(CALIBRATE);
-    if let Some((draft, k)) = &p.draft {
-        run.push_str(&format!(
-            " -md {} --spec-type draft-simple --spec-draft-n-max {k}",
-            shell_word(draft)
-        ));
-        note.push_str("; llama-bench has no draft model, so it measures the target alone");
+    match (&p.draft, e.draft) {
+        (Some((draft, k)), Some(flags)) => {
+            run.push_str(&format!(" -md {} {}", shell_word(draft), flags.replace("{k}", &k.to_string())));
+            note.push_str("; llama-bench has no draft model, so it measures the target alone");
+        }
+        (Some(_), None) => note.push_str("; its server has no draft model"),
+        _ => {}
     }
-    let mut bench = format!(
-        "llama-bench -m {} -p 0 -n {GENERATED_TOKENS} -d {} -fa 1 {shared}",
-        p.file_word, p.depth
-    );
-    if !p.split.is_empty() {
-        bench.push_str(&format!(" -ts {}", p.split.join("/")));
-    }
-    bench.push_str(" -o md");
-    Commands {
-        run: Some(run),
-        bench: Some(bench),
-        note,
-    }
-}
-
-/// ik_llama.cpp: its server takes llama.cpp's placement flags and `--spec-type draft:n_max=K`;
-/// its llama-bench has no `-d` and measures generation after a prompt with `-gp`.
-fn ik_llama(p: &Plan) -> Commands {
-    let shared = p.placement(true).join(" ");
-    let mut run = format!("llama-server -m {} -c {} {shared} -fa on", p.file_word, p.server_ctx);
-    if !p.split.is_empty() {
-        run.push_str(&format!(" -ts {}", p.split.join(",")));
-    }
-    if let Some(b) = p.streams {
-        run.push_str(&format!(" -np {b}"));
-    }
-    let mut note = p.note(CALIBRATE);
-    if let Some((draft, k)) = &p.draft {
-        run.push_str(&format!(" -md {} --spec-type draft:n_max={k}", shell_word(draft)));
-        note.push_str("; llama-bench has no draft model, so it measures the target alone");
-    }
-    let test = if p.depth > 0 {
-        format!("-n 0 -gp {},{GENERATED_TOKENS}", p.depth)
-    } else {
-        format!("-n {GENERATED_TOKENS}")
+    let test = match e.depth {
+        Depth::Flag => format!("-n {GENERATED_TOKENS} -d {}", p.depth),
+        Depth::PromptThenGenerate if p.depth > 0 => format!("-n 0 -gp {},{GENERATED_TOKENS}", p.depth),
+        Depth::PromptThenGenerate | Depth::None => format!("-n {GENERATED_TOKENS}"),
     };
-    let mut bench = format!("llama-bench -m {} -p 0 {test} -fa 1 {shared}", p.file_word);
+    let mut bench = format!("{} -m {} -p 0 {test} -fa 1 {shared}", e.bench, p.file_word);
     if !p.split.is_empty() {
         bench.push_str(&format!(" -ts {}", p.split.join("/")));
     }
     bench.push_str(" -o md");
-    Commands {
-        run: Some(run),
-        bench: Some(bench),
-        note,
+    if matches!(e.depth, Depth::None) {
+        note.push_str("; its bench has no depth, so it measures an empty context");
     }
-}
-
-/// llamafile: `--server` (flash attention a switch; no tensor overrides, so no experts in RAM)
-/// and `llamafile-bench`, which has no depth.
-fn llamafile(p: &Plan) -> Commands {
-    let shared = p.placement(false).join(" ");
-    let mut run = format!("llamafile --server -m {} -c {} {shared} -fa", p.file_word, p.server_ctx);
-    if !p.split.is_empty() {
-        run.push_str(&format!(" -ts {}", p.split.join(",")));
-    }
-    if let Some(b) = p.streams {
-        run.push_str(&format!(" -np {b}"));
-    }
-    let mut bench = format!("llamafile-bench -m {} -p 0 -n {GENERATED_TOKENS} -fa 1 {shared}", p.file_word);
-    if !p.split.is_empty() {
-        bench.push_str(&format!(" -ts {}", p.split.join("/")));
-    }
-    bench.push_str(" -o md");
-    let mut note = p.note(CALIBRATE);
-    note.push_str("; llamafile-bench has no depth, so it measures an empty context");
-    if p.experts.is_some() {
-        note.push_str("; llamafile cannot keep experts in system RAM (it has no -ot), so its layers split as they fit");
-    }
-    if p.draft.is_some() {
-        note.push_str("; llamafile's server has no draft model");
+    if !e.experts && p.experts.is_some() {
+        note.push_str("; it cannot keep experts in system RAM (it has no -ot), so its layers split as they fit");
     }
     Commands {
         run: Some(run),
