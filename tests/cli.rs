@@ -1134,11 +1134,9 @@ fn estimate_says_which_catalog_the_machine_is_from() {
     let tail = json(&["estimate", "hw=geforce-gtx-1660-c3365&model=llama-3.1-8b&quant=q4_k_m"]);
     assert_eq!(tail["catalog"], "long-tail");
     assert!(tail["commands"]["run"].as_str().is_some_and(|r| r.contains("llama-server")));
-    assert!(tail["notes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|n| n.as_str().is_some_and(|n| n.contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"))));
+    assert!(tail["notes"].as_array().unwrap().iter().any(|n| n
+        .as_str()
+        .is_some_and(|n| n.contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"))));
     // A long-tail id of a card the curated catalog has is the curated entry.
     assert_eq!(json(&["estimate", "hw=geforce-rtx-4090-c3889"])["catalog"], "curated");
     assert_eq!(json(&["estimate", "bw=500"])["catalog"], serde_json::Value::Null);
@@ -1155,6 +1153,8 @@ fn list_machines_marks_the_long_tail_and_holds_at_least_900() {
     assert!(lines.len() >= 900, "{} machines", lines.len());
     let marked = lines.iter().filter(|l| l.ends_with("[long tail]")).count();
     assert!(marked >= 700, "{marked} marked");
-    assert!(lines.iter().any(|l| l.starts_with("radeon-rx-580-c2938 ") && l.ends_with("[long tail]")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("radeon-rx-580-c2938 ") && l.ends_with("[long tail]")));
     assert!(lines.iter().any(|l| l.starts_with("rtx-4090 ") && !l.contains("[long tail]")));
 }

@@ -430,9 +430,13 @@ impl Catalog {
 
     /// The curated machines, then the long tail's where it is loaded.
     pub fn every_machine(&self) -> impl Iterator<Item = &Machine> {
-        self.machines
-            .iter()
-            .chain(long_tail::get().into_iter().flat_map(|t| t.machines.iter()))
+        self.machines_with_long_tail(true)
+    }
+
+    /// The curated machines, then the long tail's where `long_tail` says so and it is loaded.
+    pub fn machines_with_long_tail(&self, long_tail: bool) -> impl Iterator<Item = &Machine> {
+        let tail = long_tail::get().filter(|_| long_tail);
+        self.machines.iter().chain(tail.into_iter().flat_map(|t| t.machines.iter()))
     }
 
     pub fn model(&self, id: &str) -> Result<&Model, String> {

@@ -893,12 +893,8 @@ impl Scenario {
 
     /// The machines the machine table and charts show: the curated catalog, or with `machines=all`
     /// the long tail too (where it is loaded).
-    pub fn machines_shown<'a>(&self, cat: &'a Catalog) -> Box<dyn Iterator<Item = &'a crate::catalog::Machine> + 'a> {
-        if self.all_machines() {
-            Box::new(cat.every_machine())
-        } else {
-            Box::new(cat.machines.iter())
-        }
+    pub fn machines_shown<'a>(&self, cat: &'a Catalog) -> impl Iterator<Item = &'a crate::catalog::Machine> + 'a {
+        cat.machines_with_long_tail(self.all_machines())
     }
 
     /// Which catalog the scenario's machine is from (`tokbound estimate`'s `catalog`): `curated`,

@@ -1,13 +1,15 @@
 //! Fetching the long tail of GPUs (`gpus-longtail.txt` beside the page, build.rs's copy of
 //! data/gpus-longtail.csv) once, when something needs it: a link naming a long-tail card or
-//! `machines=all` (before the first view is painted), a machine search or the GPU guess that the
-//! curated catalog misses. Never part of the first view otherwise.
+//! `machines=all` (before the app mounts), a machine search or the GPU guess that the curated
+//! catalog misses. Never part of the first view: where the page is split, only the app's part
+//! fetches it, and the code that reads it is a part of its own (`tail`).
 
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;
 
 use crate::catalog::long_tail;
+use crate::web::parts::Unloaded;
 
 /// The file the build puts beside the page (scripts/shell.sh, index.html).
 const FILE: &str = "gpus-longtail.txt";
@@ -47,8 +49,16 @@ pub fn request(then: impl FnOnce() + 'static) {
         }
     });
     if start {
+        // The code that reads it is a part of the module of its own: fetched beside the file.
         wasm_bindgen_futures::spawn_local(async {
-            if let Err(e) = fetch().await.and_then(|text| long_tail::load(&text)) {
+            let _ = crate::in_part!(reader());
+        });
+        wasm_bindgen_futures::spawn_local(async {
+            let read = match fetch().await {
+                Ok(text) => crate::in_part!(read(text)).unwrap_or_else(|e| Err(e.to_string())),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = read {
                 web_sys::console::warn_1(&format!("tokbound: the long tail of GPUs: {e}").into());
             }
             let waiting = STATE.with_borrow_mut(|s| match std::mem::replace(s, State::Settled) {
@@ -63,15 +73,32 @@ pub fn request(then: impl FnOnce() + 'static) {
     }
 }
 
+/// Nothing: awaiting it fetches the part that reads the long tail ([`read`]).
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tail, fallible))]
+fn reader() -> Result<(), Unloaded> {
+    Ok(())
+}
+
+/// Reads the fetched file into the catalog. Where the page is split, a part of the module of
+/// its own (`tail`), which only a visit that needs the long tail fetches.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tail, fallible))]
+fn read(text: String) -> Result<Result<(), String>, Unloaded> {
+    Ok(long_tail::load(&text))
+}
+
 /// Runs `then` when the link can be read: at once, unless it names the long tail, which is
 /// fetched first ([`crate::scenario::link::needs_long_tail`]).
 pub fn when_link_ready(then: impl FnOnce() + 'static) {
-    let query = crate::web::browser::location_search();
-    if crate::scenario::link::needs_long_tail(&query, crate::catalog::catalog()) {
+    if link_needs_it() {
         request(then);
     } else {
         then();
     }
+}
+
+/// Whether the page's link names the long tail ([`crate::scenario::link::needs_long_tail`]).
+pub fn link_needs_it() -> bool {
+    crate::scenario::link::needs_long_tail(&crate::web::browser::location_search(), crate::catalog::catalog())
 }
 
 /// The file's text.

@@ -24,9 +24,14 @@ pub fn start() {
                 first_view::part_failed();
             }
         });
-        // A link that names a card of the long tail of GPUs waits for it (fetched alongside the
-        // app's part) before its ceiling is computed.
-        wasm_bindgen_futures::spawn_local(async { long_tail::when_link_ready(first_view::paint) });
+        // A link that names a card of the long tail of GPUs keeps "computing…" until the app's
+        // part has fetched the long tail and mounts: the code that fetches and reads it stays out
+        // of the first part.
+        wasm_bindgen_futures::spawn_local(async {
+            if !long_tail::link_needs_it() {
+                first_view::paint();
+            }
+        });
     }
     #[cfg(not(tokbound_split))]
     long_tail::when_link_ready(|| {

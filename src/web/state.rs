@@ -50,32 +50,20 @@ pub fn apply_lever(scenario: RwSignal<Scenario>, commit: Option<UrlCommit>, chan
     }
 }
 
-/// Set when the long tail of GPUs has arrived (`web/long_tail.rs`): what lists machines reads it.
-#[derive(Clone, Copy)]
-pub struct LongTailArrived(pub RwSignal<bool>);
-
-/// Whether the long tail of GPUs has arrived (tracked); false where no app provides it (a test
-/// that mounts a component alone).
-pub fn long_tail_arrived() -> bool {
-    use_context::<LongTailArrived>().is_some_and(|a| a.0.get())
-}
-
 /// Asks for the long tail of GPUs (fetched once); when it arrives, the scenario is estimated again
-/// (a link's long-tail machine now resolves) and what lists machines lists it too.
-pub fn want_long_tail() -> impl Fn() + Copy + 'static {
-    let arrived = use_context::<LongTailArrived>().map(|a| a.0);
+/// (a link's long-tail machine now resolves, the machine table lists it with `machines=all`) and
+/// `then` runs (a search that found nothing searches again).
+pub fn want_long_tail(then: impl Fn() + Copy + 'static) -> impl Fn() + Copy + 'static {
     let scenario = use_context::<RwSignal<Scenario>>();
     move || {
         if crate::web::long_tail::loaded() {
             return;
         }
         crate::web::long_tail::request(move || {
-            if let Some(a) = arrived {
-                a.set(true);
-            }
             if let Some(s) = scenario {
                 s.update(|_| {});
             }
+            then();
         });
     }
 }

@@ -12,7 +12,7 @@
 //   link naming one of its cards should fetch it
 import { serve, launch, openPage } from './harness.mjs';
 
-const LOADS = 10;
+const LOADS = Number(process.env.LOADS ?? 10);
 const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1) + 0.5))]; };
 const KINDS = [
   { kind: 'plain visit', query: '', below: ['chart-context', 'comparison-table', 'model-table'] },

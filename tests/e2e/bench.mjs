@@ -24,7 +24,7 @@ const ON_DEMAND = [
   [/^split_tools-.*\.wasm$/, 'the readers\' part (import, calibrate, measure)', 45],
   [/^(parse|measure)-worker\.js$/, 'the workers', 5],
   // Fetched when a search or the GPU guess misses the curated catalog, or a link names its cards.
-  [/^gpus-longtail\.txt$/, 'the long tail of GPUs', 40],
+  [/^(gpus-longtail\.txt|split_tail-.*\.wasm)$/, 'the long tail of GPUs (its file and the part that reads it)', 40],
 ];
 let total = 0;
 const onDemand = ON_DEMAND.map(() => 0);

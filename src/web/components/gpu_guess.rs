@@ -17,7 +17,6 @@ pub fn GpuGuess() -> impl IntoView {
     // Asking WebGL for its renderer creates a context: after the page has painted, never before.
     // A GPU the curated catalog does not know is looked for again in the long tail of GPUs,
     // fetched for it.
-    let want_long_tail = crate::web::state::want_long_tail();
     crate::web::browser::after_ms(200, move || {
         let Some(renderer) = crate::web::browser::gpu_renderer() else {
             return;
@@ -25,10 +24,7 @@ pub fn GpuGuess() -> impl IntoView {
         let software = measure::is_software_renderer(&renderer);
         let found = move || crate::report::measure::machine_from_renderer(catalog(), &renderer).map(|m| (m.id.clone(), m.name.clone()));
         match found() {
-            None if !software && !crate::web::long_tail::loaded() => {
-                want_long_tail();
-                crate::web::long_tail::request(move || set_guess.set(found()));
-            }
+            None if !software && !crate::web::long_tail::loaded() => crate::web::long_tail::request(move || set_guess.set(found())),
             f => set_guess.set(f),
         }
     });

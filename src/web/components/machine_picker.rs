@@ -11,7 +11,7 @@ use crate::catalog::{catalog, Kind};
 use crate::report::naming::field_label;
 use crate::report::views;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
-use crate::web::state::{long_tail_arrived, scenario, want_long_tail};
+use crate::web::state::{scenario, want_long_tail};
 
 const CUSTOM: &str = "custom";
 
@@ -78,7 +78,6 @@ pub fn MachinePicker() -> impl IntoView {
             // about calculators like this one, so the page says where each one was read.
             <p class="hint" data-testid="machine-source">
                 {move || {
-                    let _ = long_tail_arrived();
                     let id = current.get();
                     let hw = id.split(PAIR).next().unwrap_or_default();
                     cat.machine(hw).map(views::machine_source).unwrap_or_default()
@@ -101,18 +100,14 @@ pub fn MachinePicker() -> impl IntoView {
 /// The long tail of GPUs is searched once it has arrived, and fetched when a search finds nothing
 /// in the curated catalog.
 fn searched(search: RwSignal<String>, current: Memo<String>) -> (Memo<Vec<String>>, Memo<String>) {
-    let found = Memo::new(move |_| {
-        let _ = long_tail_arrived();
-        search.with(|q| found_values(q))
-    });
-    let want_long_tail = want_long_tail();
+    let found = Memo::new(move |_| search.with(|q| found_values(q)));
+    let want_long_tail = want_long_tail(move || search.update(|_| {}));
     Effect::new(move |_| {
         if found.with(Vec::is_empty) && search.with(|q| !q.trim().is_empty()) {
             want_long_tail();
         }
     });
     let chosen = Memo::new(move |_| {
-        let _ = long_tail_arrived();
         current.with(|c| {
             let long_tail = || catalog().machine(c).is_ok_and(|m| m.long_tail);
             if c.contains(PAIR) || long_tail() {
@@ -127,7 +122,6 @@ fn searched(search: RwSignal<String>, current: Memo<String>) -> (Memo<Vec<String
 
 /// For a machine of the long tail of GPUs (`machine-long-tail`): says so, with its TechPowerUp page.
 fn long_tail_note(value: &str) -> Option<impl IntoView> {
-    let _ = long_tail_arrived();
     let m = catalog().machine(value).ok().filter(|m| m.long_tail)?;
     let url = crate::catalog::long_tail::source_url(&m.id);
     Some(view! {
