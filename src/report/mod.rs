@@ -6,6 +6,7 @@
 
 pub mod calibrate;
 pub mod commands;
+pub mod energy;
 pub mod imported;
 pub mod levers;
 pub mod measure;

@@ -202,6 +202,7 @@ fn machines(args: &[String], text: bool) -> ExitCode {
                 "fits": r.fits,
                 "meets": r.meets,
                 "price_usd": r.price_usd,
+                "tokens_per_joule": r.tokens_per_joule,
                 // The scenario's backend where the machine runs it, else the machine's own.
                 "backend": catalog().machine(&r.id).map_or("", |m| {
                     scenario.backend_choice().filter(|b| m.allowed_backends().contains(b)).unwrap_or(m.default_backend()).id()
@@ -252,6 +253,7 @@ fn levers(args: &[String], text: bool) -> ExitCode {
                 "cost": l.cost,
                 "note": l.note,
                 "alternative": l.alternative,
+                "cost_per_mtok": l.cost_per_mtok,
             })
         })
         .collect();
@@ -304,6 +306,13 @@ fn estimate(args: &[String]) -> ExitCode {
             .collect();
         obj.insert("measured_runs".into(), runs.into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
+        let energy = tokbound::report::energy::energy(&scenario, cat, &inputs, &est);
+        obj.insert("power_w".into(), energy.power.map(|p| p.0).into());
+        obj.insert("power_source".into(), energy.power.map(|p| p.1.id()).into());
+        obj.insert("power_parts".into(), energy.parts.clone().into());
+        obj.insert("joules_per_token".into(), energy.joules_per_token.into());
+        obj.insert("cost_per_mtok".into(), energy.cost_per_mtok.into());
+        obj.insert("kwh_price".into(), energy.kwh_price.into());
         let model = match &inputs.model {
             estimator::ModelSpec::Arch { name, .. } => name.clone(),
             estimator::ModelSpec::Custom { .. } => "custom model".into(),
@@ -339,6 +348,7 @@ fn estimate_text(args: &[String]) -> ExitCode {
     outf(format_args!("Division: {}", tokbound::report::views::division(&e)));
     out(&tokbound::report::views::bound_text(&e));
     out(&tokbound::report::views::fit_text(&e));
+    out(&tokbound::report::energy::energy(&scenario, cat, &inputs, &e).text(tokbound::report::naming::Naming::Keys));
     for n in &e.notes {
         outf(format_args!("Note: {}", tokbound::report::views::note_text(n)));
     }
@@ -466,6 +476,8 @@ fn catalog_json() -> ExitCode {
             "cpu": m.cpu,
             "sockets": m.sockets,
             "source": m.source,
+            "power_w": m.power_w,
+            "power_source": m.power_source,
         })).collect::<Vec<_>>(),
         "cpus": cat.cpus.iter().map(|c| serde_json::json!({
             "id": c.id,
@@ -484,6 +496,8 @@ fn catalog_json() -> ExitCode {
             "max_sockets": c.max_sockets,
             "source": c.source,
             "throughput_source": c.throughput_source,
+            "tdp_w": c.tdp_w,
+            "tdp_source": c.tdp_source,
         })).collect::<Vec<_>>(),
         "models": cat.models.iter().map(|m| serde_json::json!({
             "id": m.id,
