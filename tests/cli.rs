@@ -740,7 +740,8 @@ fn accuracy_scores_the_system_ram_side_on_runs_it_was_not_fitted_on() {
     assert!(n >= 10 && median <= 0.25, "CPU-only {n} rows, median {median}");
     let (n, median, _) = line("experts in RAM");
     assert!(n >= 20 && median <= 0.20, "experts in RAM {n} rows, median {median}");
-    assert!(out.contains("layers in RAM 0 rows"), "{out}");
+    let (n, _, _) = line("layers in RAM");
+    assert!(n >= 2, "layers in RAM {n} rows");
 }
 
 #[test]
