@@ -377,8 +377,18 @@ test('energy: the cost of a million tokens follows the price typed; a bad price 
   const { page: mac } = await load(browser, server.base + '?hw=m4-max-40c&model=llama-3.1-8b');
   await mac.waitForFunction(() => /Apple publishes no package power/.test(document.querySelector('[data-testid=energy]')?.textContent ?? ''));
   assert.match(await mac.getByTestId('energy').textContent(), /Measured power/);
-  // The machine table's tokens per joule: sortable, and the 4090's cell is filled.
+  // The machine table's tokens per joule: sortable.
   await page.getByTestId('sort-tokens-per-joule').waitFor();
+  // The levers ranked by the cost of a million tokens: cheapest first, those without a figure last.
+  await page.getByTestId('input-power').fill('');
+  await page.getByTestId('input-rank').selectOption('cost');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('rank') === 'cost');
+  await page.getByTestId('lever-row').first().waitFor({ timeout: 20000 });
+  const costs = await page.$$eval('[data-testid=levers] [data-testid=lever-row][data-alternative=false]', (rows) => rows.map((r) => r.getAttribute('data-cost-per-mtok')));
+  const known = costs.filter((c) => c !== null).map(Number);
+  assert.ok(known.length >= 2, JSON.stringify(costs));
+  assert.deepEqual(known, [...known].sort((a, b) => a - b));
+  assert.ok(costs.slice(known.length).every((c) => c === null), JSON.stringify(costs));
 });
 
 test('a CPU that is not listed: described by its cores, clock and SIMD, on two sockets', async () => {
