@@ -785,7 +785,7 @@ pub fn view_label(v: crate::scenario::View) -> &'static str {
 /// (the snippet's script then sizes it to the content the embed reports). Measured in Chromium at
 /// 700 px and rounded up (tests/e2e/embed.test.mjs checks it against the content).
 pub fn embed_height(views: &[String], notes: usize) -> u32 {
-    const HEADLINE: u32 = 520;
+    const HEADLINE: u32 = 560;
     const NOTE: u32 = 40;
     const CHART: u32 = 430;
     const TABLE: u32 = 860;
