@@ -507,21 +507,20 @@ fn json_runs(text: &str) -> Result<Vec<PastedRun>, String> {
 
 /// One CSV line's fields: quoted (`"a","b"`, `""` an escaped quote) or bare.
 fn csv_fields(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
+    let (mut fields, mut field) = (Vec::new(), String::new());
     let (mut quoted, mut chars) = (false, line.trim_end_matches('\r').chars().peekable());
     while let Some(c) = chars.next() {
         match (c, quoted) {
             ('"', true) if chars.peek() == Some(&'"') => {
                 chars.next();
-                fields.last_mut().map(|f| f.push('"'));
+                field.push('"');
             }
             ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(String::new()),
-            (c, _) => {
-                fields.last_mut().map(|f| f.push(c));
-            }
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
         }
     }
+    fields.push(field);
     fields
 }
 
