@@ -1,4 +1,4 @@
-//! The readers: the GGUF, config.json, Hugging Face listing and calibration paste parsers, and the
+//! The readers: the GGUF, config.json, Hugging Face listing, calibration and diagnosis paste parsers, and the
 //! reading of the bandwidth probe's messages. Where the release page is split
 //! (`--cfg tokbound_split`, [`crate::web::parts`]) they are a part of the module of their own,
 //! `tools`, fetched the first time a user imports, calibrates or measures.
@@ -64,6 +64,19 @@ pub fn calibrate_reply(paste: String, query: String) -> Result<Vec<String>, Unlo
     let (scenario, _) = crate::scenario::Scenario::from_query(&query);
     Ok(match calibrate::calibrate_on_screen(&paste, &scenario, crate::catalog::catalog()) {
         Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
+        Err(e) => vec!["error".to_string(), e],
+    })
+}
+
+/// The parse worker's answer for a run to diagnose against the scenario `query` (the page's
+/// own): `["ok", the diagnosis as JSON]` or `["error", message]`.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn diagnose_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
+    let (scenario, _) = crate::scenario::Scenario::from_query(&query);
+    let diagnosis = crate::report::diagnose::diagnose(&paste, &scenario, crate::catalog::catalog(), true)
+        .and_then(|d| serde_json::to_string(&d).map_err(|e| e.to_string()));
+    Ok(match diagnosis {
+        Ok(json) => vec!["ok".to_string(), json],
         Err(e) => vec!["error".to_string(), e],
     })
 }
