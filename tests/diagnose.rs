@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use tokbound::catalog::catalog;
 use tokbound::estimator::estimate;
 use tokbound::report::contribute::{issue_link, MEASURED_COLUMNS, MEASURED_RAM_COLUMNS};
-use tokbound::report::diagnose::{diagnose, Diagnosis, RunDiagnosis, Verdict};
+use tokbound::report::diagnose::{change_keys, diagnose, Diagnosis, RunDiagnosis, Verdict};
 use tokbound::report::levers::apply;
 use tokbound::scenario::Scenario;
 
@@ -34,12 +34,9 @@ fn cause<'a>(r: &'a RunDiagnosis, id: &str) -> Option<&'a tokbound::report::diag
 
 /// The expected figure of the run's scenario with `change` applied.
 fn expected_after(r: &RunDiagnosis, change: &str) -> f64 {
+    // The page's levers apply a change so; a cause's is the same change.
     let s = Scenario::from_query(&r.scenario).0;
-    let pairs: Vec<_> = tokbound::scenario::parse_query(change)
-        .into_iter()
-        .map(|(k, v)| (tokbound::scenario::Key::named(&k).unwrap(), v))
-        .collect();
-    let next = apply(&s, &pairs).unwrap();
+    let next = apply(&s, &change_keys(change).unwrap()).unwrap();
     estimate(&next.resolve(catalog()).unwrap()).expected_tok_s
 }
 
@@ -51,7 +48,7 @@ fn layers_left_in_system_ram_cost_what_the_all_layers_scenario_gains() {
         )]),
         "hw=rtx-4090",
     );
-    assert_eq!(spilled.read["gpu_frac"], "0.5", "16 of 32 repeating layers");
+    assert_eq!(spilled.read("gpu_frac").unwrap(), "0.5", "16 of 32 repeating layers");
     let c = cause(&spilled, "layers-in-ram").expect("the spill cause");
     assert_eq!(c.change, "gpu_frac=");
     // The all-layers scenario at the run's depth: the same table with -ngl 99.
@@ -82,7 +79,7 @@ fn flash_attention_off_at_depth_is_a_cause_only_where_the_run_says_so() {
         "hw=rtx-4090",
     );
     assert_eq!(off.verdict, Verdict::Slower);
-    assert_eq!(off.read["fa"], "off");
+    assert_eq!(off.read("fa").unwrap(), "off");
     let c = cause(&off, "flash-attention").expect("flash attention");
     assert_eq!(c.change, "fa=on");
     assert!((c.expected_tok_s - expected_after(&off, "fa=on")).abs() < 1e-9);
@@ -154,7 +151,7 @@ fn experts_in_system_ram_that_would_fit_in_vram() {
         &table(&[&format!("| {moe} | CUDA | 99 | 30 | 16 | 1 | q8_0 | q8_0 | tg128 | 40.00 ± 0.1 |")]),
         "hw=rtx-4090",
     );
-    assert_eq!(r.read["cpu_moe"], "30");
+    assert_eq!(r.read("cpu_moe").unwrap(), "30");
     let c = cause(&r, "experts-in-ram").expect("the experts cause");
     assert_eq!(c.change, "cpu_moe=&offload=");
     assert!((c.expected_tok_s - expected_after(&r, &c.change)).abs() < 1e-9);
@@ -193,11 +190,11 @@ fn timing_lines_take_the_model_from_the_query_and_say_so() {
     ))
     .unwrap();
     let r = run_of(&server, "hw=rtx-3090&model=qwen3-32b&quant=q4_k_m");
-    assert_eq!(r.read["ctx"], format!("{}", (110744.0 - 784.0 + 392.0f64).round()));
+    assert_eq!(r.read("ctx").unwrap(), format!("{}", (110744.0 - 784.0 + 392.0f64).round()));
     assert!(r.assumed.iter().any(|a| a.starts_with("model: qwen3-32b")), "{:?}", r.assumed);
     // Nothing the run states places the model: no placement cause, whatever the gap.
     assert!(cause(&r, "layers-in-ram").is_none() && cause(&r, "flash-attention").is_none());
-    assert_eq!(r.raw["prompt eval tokens"], "4113");
+    assert_eq!(r.raw("prompt eval tokens").unwrap(), "4113");
 }
 
 #[test]
@@ -236,6 +233,20 @@ fn every_row_reads_back_through_its_data_file_loader() {
         }
     }
     assert_eq!(d.runs.iter().filter(|r| r.row_file == "measured-ram.csv").count(), 2);
+}
+
+#[test]
+fn a_diagnosis_handed_to_the_page_as_text_comes_back_whole() {
+    let text = table(&[
+        &format!("| {LLAMA} | CUDA | 16 | 0 | 16 | 0 | f16 | f16 | tg128 @ d16384 | 5.00 ± 0.1 |"),
+        &format!("| {LLAMA} | CUDA | 99 | 0 | 16 | 1 | q8_0 | q8_0 | tg128 | 120.00 ± 0.1 |"),
+    ]);
+    let d = diagnose(&text, &Scenario::from_query("hw=rtx-4090").0, catalog(), true).unwrap();
+    assert!(d.runs[0].causes.len() >= 2 && !d.runs[0].assumed.is_empty());
+    let parts = d.to_parts();
+    assert_eq!(Diagnosis::from_parts(&parts), Some(d));
+    assert_eq!(Diagnosis::from_parts(&parts[..parts.len() - 1]), None);
+    assert_eq!(Diagnosis::from_parts(&parts[..5]), None);
 }
 
 #[test]
@@ -306,11 +317,17 @@ fn the_cli_prints_every_field_and_its_causes_apply_to_the_scenario() {
     assert_eq!(run["read"]["gpu_frac"], "0.5");
     let causes = run["causes"].as_array().unwrap();
     assert!(causes.len() >= 2, "{causes:?}");
-    let r: RunDiagnosis = serde_json::from_value(run.clone()).unwrap();
-    for c in &r.causes {
+    let r = run_of(&paste, "hw=rtx-4090");
+    assert_eq!(r.causes.len(), causes.len());
+    for (c, j) in r.causes.iter().zip(causes) {
         for key in ["id", "label", "evidence", "expected_tok_s", "change"] {
-            assert!(!causes.iter().find(|j| j["id"] == c.id.as_str()).unwrap()[key].is_null());
+            assert!(!j[key].is_null(), "{key}");
         }
+        assert_eq!(
+            (j["id"].as_str(), j["change"].as_str()),
+            (Some(c.id.as_str()), Some(c.change.as_str()))
+        );
+        assert_eq!(j["expected_tok_s"].as_f64(), Some(c.expected_tok_s));
         assert!((c.expected_tok_s - expected_after(&r, &c.change)).abs() < 1e-9, "{}", c.id);
     }
     let (code, text, _) = cli(&["diagnose", "hw=rtx-4090", "--text"], &paste);

@@ -361,10 +361,10 @@ fn bench_run(get: &dyn Fn(&str) -> Option<String>, generated: Option<f64>, depth
         model: text("model").or_else(|| text("model_type")),
         size_bytes: text("size")
             .and_then(|s| size_text(&s))
-            .or_else(|| text("model_size").and_then(|s| s.parse().ok())),
+            .or_else(|| text("model_size").and_then(|s| crate::text::decimal::parse(&s))),
         params: text("params")
             .and_then(|s| params_text(&s))
-            .or_else(|| text("model_n_params").and_then(|s| s.parse().ok())),
+            .or_else(|| text("model_n_params").and_then(|s| crate::text::decimal::parse(&s))),
         backend: text("backend").or_else(|| text("backends")),
         generated,
         depth,
@@ -459,7 +459,7 @@ fn markdown_runs(text: &str) -> Result<Vec<PastedRun>, String> {
 /// A llama-bench run from one JSON object or one CSV row's fields by name; `None` for a combined
 /// prompt + generation test.
 fn object_run(get: &dyn Fn(&str) -> Option<String>) -> Option<PastedRun> {
-    let num = |k: &str| get(k).and_then(|v| v.trim().parse::<f64>().ok());
+    let num = |k: &str| get(k).and_then(|v| crate::text::decimal::parse(v.trim()));
     let generated = num("n_gen").filter(|n| *n > 0.0);
     let prompt = num("n_prompt").filter(|p| *p > 0.0);
     if generated.is_some() && prompt.is_some() {

@@ -16,26 +16,41 @@
 //! A setting the run does not state is never a cause, only an assumption listed. The figure a
 //! cause gives is the estimate of the changed scenario, never a fixed factor.
 
-use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
-
 use crate::calibration::paste::{parse, PastedRun};
 use crate::catalog::Catalog;
 use crate::estimator::{estimate, Estimate, Kind, Pool};
 use crate::scenario::{Key, Scenario, Value};
 
 /// Where the measured figure sits against the expected band.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+#[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "lowercase"))]
 pub enum Verdict {
     Within,
     Slower,
     Faster,
 }
 
+impl Verdict {
+    /// `within`, `slower` or `faster`, as the JSON and the page's `data-verdict` write it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Within => "within",
+            Verdict::Slower => "slower",
+            Verdict::Faster => "faster",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Verdict> {
+        [Verdict::Within, Verdict::Slower, Verdict::Faster]
+            .into_iter()
+            .find(|v| v.id() == s)
+    }
+}
+
 /// A reason the run differs, and the change that removes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
 pub struct Cause {
     pub id: String,
     pub label: String,
@@ -48,7 +63,8 @@ pub struct Cause {
 }
 
 /// One decode run diagnosed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
 pub struct RunDiagnosis {
     /// The run as the paste shows it (`qwen2 7B Q4_K - Medium tg128`).
     pub label: String,
@@ -62,9 +78,11 @@ pub struct RunDiagnosis {
     pub share_of_ceiling: f64,
     pub verdict: Verdict,
     /// The settings read, as tokbound keys.
-    pub read: BTreeMap<String, String>,
+    #[cfg_attr(not(target_arch = "wasm32"), serde(serialize_with = "as_object"))]
+    pub read: Vec<(String, String)>,
     /// The same settings as the run names them.
-    pub raw: BTreeMap<String, String>,
+    #[cfg_attr(not(target_arch = "wasm32"), serde(serialize_with = "as_object"))]
+    pub raw: Vec<(String, String)>,
     /// What the run does not state and tokbound assumed, or left out.
     pub assumed: Vec<String>,
     pub causes: Vec<Cause>,
@@ -76,10 +94,168 @@ pub struct RunDiagnosis {
 }
 
 /// Every decode run of a paste diagnosed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
 pub struct Diagnosis {
     pub form: String,
     pub runs: Vec<RunDiagnosis>,
+}
+
+impl Diagnosis {
+    /// As a flat list of strings, the form the parse worker hands the page: the form, then per
+    /// run its twelve fields (figures as Rust writes them, which read back exactly), then the
+    /// read settings, the raw ones, the assumptions and the causes, each list after its length.
+    pub fn to_parts(&self) -> Vec<String> {
+        let mut out = vec![self.form.clone()];
+        for r in &self.runs {
+            let figures = [
+                r.measured_tok_s,
+                r.expected_tok_s,
+                r.expected_low_tok_s,
+                r.expected_high_tok_s,
+                r.ceiling_tok_s,
+                r.share_of_ceiling,
+            ];
+            out.extend([r.label.clone(), r.scenario.clone()]);
+            out.extend(figures.iter().map(f64::to_string));
+            out.extend([r.verdict.id().to_string(), r.summary.clone(), r.row.clone(), r.row_file.clone()]);
+            for map in [&r.read, &r.raw] {
+                out.push(map.len().to_string());
+                out.extend(map.iter().flat_map(|(k, v)| [k.clone(), v.clone()]));
+            }
+            out.push(r.assumed.len().to_string());
+            out.extend(r.assumed.iter().cloned());
+            out.push(r.causes.len().to_string());
+            for c in &r.causes {
+                out.extend([
+                    c.id.clone(),
+                    c.label.clone(),
+                    c.evidence.clone(),
+                    c.expected_tok_s.to_string(),
+                    c.change.clone(),
+                ]);
+            }
+        }
+        out
+    }
+
+    /// Back from [`Diagnosis::to_parts`]; `None` for a list of another shape.
+    pub fn from_parts(parts: &[String]) -> Option<Diagnosis> {
+        let (form, mut rest) = parts.split_first()?;
+        let mut runs = Vec::new();
+        while !rest.is_empty() {
+            let (run, after) = run_from_parts(rest)?;
+            runs.push(run);
+            rest = after;
+        }
+        Some(Diagnosis { form: form.clone(), runs })
+    }
+}
+
+/// Reads [`Diagnosis::to_parts`] in order.
+struct Cursor<'a>(&'a [String]);
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [String]> {
+        let (taken, rest) = self.0.split_at_checked(n)?;
+        self.0 = rest;
+        Some(taken)
+    }
+
+    /// A list after its length, of items `width` parts each.
+    fn list(&mut self, width: usize) -> Option<Vec<String>> {
+        let n: usize = self.take(1)?[0].parse().ok()?;
+        Some(self.take(n.checked_mul(width)?)?.to_vec())
+    }
+}
+
+/// One run of [`Diagnosis::to_parts`], and what follows it.
+fn run_from_parts(parts: &[String]) -> Option<(RunDiagnosis, &[String])> {
+    let mut cursor = Cursor(parts);
+    let head = cursor.take(12)?;
+    let num = |i: usize| crate::text::decimal::parse(&head[i]);
+    let pairs = |v: Vec<String>| v.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect::<Vec<_>>();
+    let read = pairs(cursor.list(2)?);
+    let raw = pairs(cursor.list(2)?);
+    let assumed = cursor.list(1)?;
+    let causes = cursor
+        .list(5)?
+        .chunks(5)
+        .map(|c| {
+            Some(Cause {
+                id: c[0].clone(),
+                label: c[1].clone(),
+                evidence: c[2].clone(),
+                expected_tok_s: crate::text::decimal::parse(&c[3])?,
+                change: c[4].clone(),
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let run = RunDiagnosis {
+        label: head[0].clone(),
+        scenario: head[1].clone(),
+        measured_tok_s: num(2)?,
+        expected_tok_s: num(3)?,
+        expected_low_tok_s: num(4)?,
+        expected_high_tok_s: num(5)?,
+        ceiling_tok_s: num(6)?,
+        share_of_ceiling: num(7)?,
+        verdict: Verdict::parse(&head[8])?,
+        summary: head[9].clone(),
+        row: head[10].clone(),
+        row_file: head[11].clone(),
+        read,
+        raw,
+        assumed,
+        causes,
+    };
+    Some((run, cursor.0))
+}
+
+/// Name–value pairs as a JSON object, in their order.
+#[cfg(not(target_arch = "wasm32"))]
+fn as_object<S: serde::Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(Some(pairs.len()))?;
+    for (k, v) in pairs {
+        map.serialize_entry(k, v)?;
+    }
+    map.end()
+}
+
+impl RunDiagnosis {
+    /// A setting read, by its key's name.
+    pub fn read(&self, key: &str) -> Option<&str> {
+        self.read.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// A setting as the run names it.
+    pub fn raw(&self, name: &str) -> Option<&str> {
+        self.raw.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// `s` with a cause's `change` made: each key set, or unset where its value is empty; `None`
+/// where a value does not parse. (No cause changes the machine.)
+pub fn apply_change(s: &Scenario, change: &[(Key, String)]) -> Option<Scenario> {
+    let mut next = s.clone();
+    for (k, v) in change {
+        if v.is_empty() {
+            next.clear(*k);
+        } else {
+            next.set(*k, v).ok()?;
+        }
+    }
+    Some(next)
+}
+
+/// A cause's change text (`gpu_frac=&kv=q8_0`) as keys and values; `None` for a key tokbound
+/// does not have.
+pub fn change_keys(change: &str) -> Option<Vec<(Key, String)>> {
+    crate::scenario::parse_query(change)
+        .into_iter()
+        .map(|(k, v)| Key::named(&k).map(|k| (k, v)))
+        .collect()
 }
 
 /// Reads `text` and diagnoses each decode run against `base` (the machine and anything the run
@@ -382,7 +558,7 @@ fn diagnose_run(run: &PastedRun, form: &str, base: &Scenario, machine_from: &str
         summary: summary(verdict, &causes, run.tok_s, expected),
         verdict,
         read: settings.read.iter().map(|(k, v)| (k.name().to_string(), v.clone())).collect(),
-        raw: run.raw.iter().cloned().collect(),
+        raw: run.raw.clone(),
         assumed,
         causes,
         row,
@@ -424,7 +600,7 @@ fn causes(run: &PastedRun, s: &Scenario, e: &Estimate, expected: f64, high: f64,
         if !c.stated && verdict != Verdict::Slower {
             continue;
         }
-        let Some(next) = super::levers::apply(s, &c.change) else { continue };
+        let Some(next) = apply_change(s, &c.change) else { continue };
         let Ok(inputs) = next.resolve(cat) else { continue };
         let ne = estimate(&inputs);
         if c.must_fit && ne.fits != Some(true) {
@@ -468,16 +644,12 @@ fn candidate(id: &'static str, label: String, evidence: String, change: &[(Key, 
 fn candidates(run: &PastedRun, s: &Scenario, e: &Estimate, cat: &Catalog) -> Vec<Candidate> {
     let mut out = stated_candidates(run, s, cat);
     if e.pools.iter().any(|p| p.pool == Pool::Disk && p.weight_bytes > 0.0) {
-        let lower = super::levers::levers(s, cat)
-            .into_iter()
-            .find(|l| !l.alternative && l.fits == Some(true) && l.change.iter().any(|(k, _)| *k == Key::Quant));
-        if let Some(l) = lower {
-            let change: Vec<(Key, &str)> = l.change.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        if let Some(q) = lower_format_that_fits(s, cat) {
             out.push(candidate(
                 "disk",
                 "weights larger than free memory, read from disk".into(),
                 "the weights do not all fit the machine's memory and system RAM: the rest is read from disk every token".into(),
-                &change,
+                &[(Key::Quant, q.as_str())],
                 true,
                 true,
             ));
@@ -574,6 +746,22 @@ fn stated_candidates(run: &PastedRun, s: &Scenario, cat: &Catalog) -> Vec<Candid
         }
     }
     out
+}
+
+/// The highest-bit format below the scenario's, of the same kind, that fits.
+fn lower_format_that_fits(s: &Scenario, cat: &Catalog) -> Option<String> {
+    let current = cat.quant(super::views::model_and_quant(s).1?).ok()?;
+    let mut lower: Vec<&crate::catalog::Quant> = cat
+        .quants
+        .iter()
+        .filter(|q| q.weights && q.format == current.format && q.bpw < current.bpw)
+        .collect();
+    lower.sort_by(|a, b| b.bpw.total_cmp(&a.bpw));
+    lower.into_iter().map(|q| q.id.clone()).find(|id| {
+        apply_change(s, &[(Key::Quant, id.clone())])
+            .and_then(|n| n.resolve(cat).ok())
+            .is_some_and(|i| estimate(&i).fits == Some(true))
+    })
 }
 
 /// The backends the measured runs may show faster than `b` on the same card: Vulkan against the

@@ -41,7 +41,8 @@ pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
 }
 
 /// In the worker: a run to diagnose against the scenario `query` (the page's own):
-/// `["ok", the diagnosis as JSON]` or `["error", message]`.
+/// `["ok", parts of [`Diagnosis::to_parts`](crate::report::diagnose::Diagnosis::to_parts)…]` or
+/// `["error", message]`.
 #[wasm_bindgen]
 pub async fn worker_diagnose(paste: String, query: String) -> Vec<String> {
     answer(crate::in_part!(tools::diagnose_reply(paste, query)))

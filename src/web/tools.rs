@@ -69,16 +69,17 @@ pub fn calibrate_reply(paste: String, query: String) -> Result<Vec<String>, Unlo
 }
 
 /// The parse worker's answer for a run to diagnose against the scenario `query` (the page's
-/// own): `["ok", the diagnosis as JSON]` or `["error", message]`.
+/// own): `["ok", parts of [`Diagnosis::to_parts`](crate::report::diagnose::Diagnosis::to_parts)…]`
+/// or `["error", message]`.
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
 pub fn diagnose_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
     let (scenario, _) = crate::scenario::Scenario::from_query(&query);
-    let diagnosis = crate::report::diagnose::diagnose(&paste, &scenario, crate::catalog::catalog(), true)
-        .and_then(|d| serde_json::to_string(&d).map_err(|e| e.to_string()));
-    Ok(match diagnosis {
-        Ok(json) => vec!["ok".to_string(), json],
-        Err(e) => vec!["error".to_string(), e],
-    })
+    Ok(
+        match crate::report::diagnose::diagnose(&paste, &scenario, crate::catalog::catalog(), true) {
+            Ok(d) => std::iter::once("ok".to_string()).chain(d.to_parts()).collect(),
+            Err(e) => vec!["error".to_string(), e],
+        },
+    )
 }
 
 /// A GGUF header from the first `prefix.len()` bytes of a `size`-byte file (a Hub download).

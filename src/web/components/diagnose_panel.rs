@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use super::copy_button::copy_button;
 use crate::report::contribute::{issue_link, REPO};
-use crate::report::diagnose::{Cause, Diagnosis, RunDiagnosis, Verdict};
-use crate::scenario::{Key, Scenario};
+use crate::report::diagnose::{apply_change, change_keys, Cause, Diagnosis, RunDiagnosis};
+use crate::scenario::Scenario;
 use crate::text::units::fmt_tok_s;
 use crate::web::parse_worker;
 use crate::web::state::scenario;
@@ -31,8 +31,8 @@ pub fn DiagnosePanel() -> impl IntoView {
     };
     let on_reply = move |reply: parse_worker::Reply| match reply {
         parse_worker::Reply::Progress(_) => {}
-        parse_worker::Reply::Done(Ok(parts)) => match parts.first().map(|j| serde_json::from_str::<Diagnosis>(j)) {
-            Some(Ok(d)) => {
+        parse_worker::Reply::Done(Ok(parts)) => match Diagnosis::from_parts(&parts) {
+            Some(d) => {
                 let n = d.runs.len();
                 finish(Ok(format!("{n} run{} of {} diagnosed.", if n == 1 { "" } else { "s" }, d.form)));
                 set_result.set(Some(d));
@@ -90,11 +90,7 @@ pub fn DiagnosePanel() -> impl IntoView {
 
 /// One run: its verdict and figures, its causes, what was read and assumed, and its row.
 fn run_view(r: &RunDiagnosis) -> impl IntoView {
-    let verdict = match r.verdict {
-        Verdict::Within => "within",
-        Verdict::Slower => "slower",
-        Verdict::Faster => "faster",
-    };
+    let verdict = r.verdict.id();
     let figures = format!(
         "Measured {} tok/s · expected {} ({}–{}) · ceiling {} · {:.0}% of the ceiling",
         fmt_tok_s(r.measured_tok_s),
@@ -135,11 +131,8 @@ fn cause_view(run_scenario: &str, c: &Cause) -> impl IntoView {
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (base, change) = (run_scenario.to_string(), c.change.clone());
     let apply = move |_| {
-        let pairs: Vec<(Key, String)> = crate::scenario::parse_query(&change)
-            .into_iter()
-            .filter_map(|(k, v)| Key::named(&k).map(|k| (k, v)))
-            .collect();
-        if let Some(next) = crate::report::levers::apply(&Scenario::from_query(&base).0, &pairs) {
+        let next = change_keys(&change).and_then(|pairs| apply_change(&Scenario::from_query(&base).0, &pairs));
+        if let Some(next) = next {
             scenario.set(next);
             commit.0.run(());
         }
