@@ -166,6 +166,32 @@ fn experts_in_system_ram_that_would_fit_in_vram() {
 }
 
 #[test]
+fn weights_read_from_disk_point_to_a_format_that_fits() {
+    let big = "| model | size | params | backend | ngl | test | t/s |\n| --- | --- | --- | --- | --- | --- | --- |\n| llama 70B Q8_0 | 69.82 GiB | 70.55 B | CUDA | 20 | tg128 | 0.05 ± 0.01 |\n";
+    let r = run_of(big, "hw=rtx-4090&ram=32");
+    let c = cause(&r, "disk").expect("the disk cause");
+    assert!(c.change.starts_with("quant="), "{}", c.change);
+    assert!((c.expected_tok_s - expected_after(&r, &c.change)).abs() < 1e-9);
+    // With the RAM to hold it, nothing is read from disk.
+    let roomy = run_of(big, "hw=rtx-4090&ram=128");
+    assert!(cause(&roomy, "disk").is_none(), "{:?}", roomy.causes);
+}
+
+#[test]
+fn a_model_no_catalog_has_is_read_by_its_size_and_the_closest_named() {
+    let paste = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/pastes/llama-bench-vulkan-fa0.md"
+    ))
+    .unwrap();
+    let d = diagnose(&paste, &Scenario::from_query("hw=rx-7900-xtx").0, catalog(), false).unwrap();
+    assert_eq!(d.runs.len(), 2, "the two pp rows are read, not diagnosed");
+    let r = &d.runs[1];
+    assert_eq!((r.read("weights"), r.read("params")), (Some("2.300GiB"), Some("3.43")));
+    assert!(r.assumed.iter().any(|a| a.contains("closest by parameters")), "{:?}", r.assumed);
+}
+
+#[test]
 fn threads_below_what_the_cpu_needs_on_a_cpu_machine() {
     let few = run_of(
         &table(&[&format!("| {LLAMA} | CPU | 0 | 0 | 1 | 1 | q8_0 | q8_0 | tg128 | 3.00 ± 0.1 |")]),

@@ -388,6 +388,14 @@ impl RunSettings {
                 for k in [Key::Model, Key::Quant, Key::Bpw] {
                     self.scenario.clear(k);
                 }
+                if let Some(closest) = run.params.and_then(|p| closest_model(p / 1e9, cat)) {
+                    self.assumed.push(format!(
+                        "model: \"{}\" is no catalog model, read as a custom model of its file size; the closest by parameters is {} (model={})",
+                        run.model.as_deref().unwrap_or(""),
+                        closest.name,
+                        closest.id
+                    ));
+                }
                 if let Some(p) = run.params {
                     self.put(Key::Params, format!("{:.2}", p / 1e9), cat);
                 }
@@ -456,6 +464,14 @@ impl RunSettings {
         }
         self.assumed.extend(out);
     }
+}
+
+/// The catalog model nearest `params_b` billion parameters.
+fn closest_model(params_b: f64, cat: &Catalog) -> Option<&crate::catalog::Model> {
+    cat.models
+        .iter()
+        .filter(|m| !m.draft)
+        .min_by(|a, b| (a.params_b / params_b).ln().abs().total_cmp(&(b.params_b / params_b).ln().abs()))
 }
 
 /// A key's text in the scenario, else what tokbound takes for it (`f16`, `on`, the machine's
@@ -555,7 +571,7 @@ fn diagnose_run(run: &PastedRun, form: &str, base: &Scenario, machine_from: &str
         expected_high_tok_s: high,
         ceiling_tok_s: ceiling,
         share_of_ceiling: run.tok_s / ceiling,
-        summary: summary(verdict, &causes, run.tok_s, expected),
+        summary: summary(verdict, &causes, run.tok_s, expected, run.tok_s / ceiling),
         verdict,
         read: settings.read.iter().map(|(k, v)| (k.name().to_string(), v.clone())).collect(),
         raw: run.raw.clone(),
@@ -567,9 +583,12 @@ fn diagnose_run(run: &PastedRun, form: &str, base: &Scenario, machine_from: &str
 }
 
 /// The verdict and what follows from it, in a sentence.
-fn summary(verdict: Verdict, causes: &[Cause], measured: f64, expected: f64) -> String {
+fn summary(verdict: Verdict, causes: &[Cause], measured: f64, expected: f64, share_of_ceiling: f64) -> String {
     use crate::text::units::fmt_tok_s;
     let (m, x) = (fmt_tok_s(measured), fmt_tok_s(expected));
+    if share_of_ceiling > 1.1 {
+        return format!("{m} tok/s is above the ceiling of this scenario ({x} expected): the run was not on this machine, or not of this model and format; choose the machine it ran on (and, for timing lines, give its model).");
+    }
     match (verdict, causes.is_empty()) {
         (Verdict::Within, true) => format!("{m} tok/s is within the band around the {x} tokbound expects, and nothing the run states costs more than the band."),
         (Verdict::Within, false) => format!("{m} tok/s is within the band around the {x} tokbound expects for these settings; the causes below are what the settings themselves cost."),
@@ -769,7 +788,7 @@ fn lower_format_that_fits(s: &Scenario, cat: &Catalog) -> Option<String> {
 fn faster_backends(b: crate::calibration::Backend) -> Vec<crate::calibration::Backend> {
     use crate::calibration::Backend as B;
     match b {
-        B::Vulkan => vec![B::Cuda, B::Rocm],
+        B::Vulkan => vec![B::Cuda, B::Rocm, B::Sycl],
         B::Sycl => vec![B::Vulkan],
         _ => Vec::new(),
     }
