@@ -22,9 +22,8 @@ use crate::estimator::{estimate, Estimate, Kind, Pool};
 use crate::scenario::{Key, Scenario, Value};
 
 /// Where the measured figure sits against the expected band.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
-#[cfg_attr(not(target_arch = "wasm32"), serde(rename_all = "lowercase"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Within,
     Slower,
@@ -49,8 +48,7 @@ impl Verdict {
 }
 
 /// A reason the run differs, and the change that removes it.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Cause {
     pub id: String,
     pub label: String,
@@ -63,8 +61,7 @@ pub struct Cause {
 }
 
 /// One decode run diagnosed.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct RunDiagnosis {
     /// The run as the paste shows it (`qwen2 7B Q4_K - Medium tg128`).
     pub label: String,
@@ -78,10 +75,10 @@ pub struct RunDiagnosis {
     pub share_of_ceiling: f64,
     pub verdict: Verdict,
     /// The settings read, as tokbound keys.
-    #[cfg_attr(not(target_arch = "wasm32"), serde(serialize_with = "as_object"))]
+    #[serde(serialize_with = "as_object")]
     pub read: Vec<(String, String)>,
     /// The same settings as the run names them.
-    #[cfg_attr(not(target_arch = "wasm32"), serde(serialize_with = "as_object"))]
+    #[serde(serialize_with = "as_object")]
     pub raw: Vec<(String, String)>,
     /// What the run does not state and tokbound assumed, or left out.
     pub assumed: Vec<String>,
@@ -94,8 +91,7 @@ pub struct RunDiagnosis {
 }
 
 /// Every decode run of a paste diagnosed.
-#[derive(Clone, Debug, PartialEq)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Diagnosis {
     pub form: String,
     pub runs: Vec<RunDiagnosis>,
@@ -212,8 +208,8 @@ fn run_from_parts(parts: &[String]) -> Option<(RunDiagnosis, &[String])> {
     Some((run, cursor.0))
 }
 
-/// Name–value pairs as a JSON object, in their order.
-#[cfg(not(target_arch = "wasm32"))]
+/// Name–value pairs as a JSON object, in their order (the command line's; the page's copy of a
+/// diagnosis is [`Diagnosis::to_parts`]).
 fn as_object<S: serde::Serializer>(pairs: &[(String, String)], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let mut map = s.serialize_map(Some(pairs.len()))?;
