@@ -286,7 +286,7 @@ pub fn calibration() -> &'static Calibration {
 }
 
 /// Reads data/measured.csv.
-fn read_measurements(text: &str) -> Result<Vec<Measurement>, String> {
+pub fn read_measurements(text: &str) -> Result<Vec<Measurement>, String> {
     csv::records(text, parse_measurement).map_err(|e| format!("measured.csv: {e}"))
 }
 

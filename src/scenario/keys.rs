@@ -66,6 +66,7 @@ pub enum Key {
     Weights,
     Ctx,
     Kv,
+    Fa,
     GpuFrac,
     RamBw,
     Ram,
@@ -993,6 +994,19 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "`f16`",
         link_default: Some(super::DEFAULT_KV),
+    },
+    KeySpec {
+        key: Key::Fa,
+        name: "fa",
+        group: Group::Context,
+        value: ValueKind::Choice(&["on", "off"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "flash attention: `off` reads the KV cache at the slower rate fitted on runs without it (`-fa 0`), which costs more the deeper the context",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`on`",
+        link_default: None,
     },
     KeySpec {
         key: Key::GpuFrac,

@@ -144,7 +144,12 @@ impl RamRun {
 
 /// Every run of data/measured-ram.csv, split as the fit needs; an error names the bad line.
 pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
-    csv::records(MEASURED_RAM, |r| {
+    runs_from(MEASURED_RAM, cat)
+}
+
+/// The runs of `text` in data/measured-ram.csv's format (a header, then one run a line).
+pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
+    csv::records(text, |r| {
         let situation = match r.required("situation")? {
             "cpu-only" => Situation::CpuOnly,
             "experts-in-ram" => Situation::ExpertsInRam,

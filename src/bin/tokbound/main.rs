@@ -31,6 +31,7 @@ const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/s
        tokbound measure   (this computer's memory read bandwidth, every core at once)
        tokbound catalog
        tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
+       tokbound diagnose '<query>' [--text] < run   (why a run of yours differs from the estimate: llama-bench, llama-server, llama-cli or ollama output on standard input)
        tokbound keys
        tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)";
 
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
         Some("calibrate") => calibrate(&args[1..]),
+        Some("diagnose") => diagnose(&args[1..], text),
         Some("shell") => match tokbound::report::shell::html(catalog()) {
             Ok(html) => {
                 out(&html);
@@ -454,6 +456,47 @@ fn calibrate(args: &[String]) -> ExitCode {
         "scenario": with_cal.to_query(),
     });
     print_json(&json)
+}
+
+/// `tokbound diagnose '<query>'`: the run on standard input set beside what tokbound expects of
+/// it, with the causes of the difference and the run as a data row (JSON, or `--text`).
+fn diagnose(args: &[String], text: bool) -> ExitCode {
+    let limit = tokbound::calibration::paste::MAX_PASTE as u64 + 1;
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().take(limit).read_to_end(&mut bytes) {
+        eprintln!("diagnose: standard input: {e}");
+        return ExitCode::from(2);
+    }
+    if bytes.len() as u64 >= limit {
+        eprintln!("diagnose: the run on standard input is larger than 1 MB");
+        return ExitCode::from(2);
+    }
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args.join("&"));
+    if !issues.is_empty() || !unknown.names.is_empty() {
+        issues.iter().for_each(|i| eprintln!("{i}"));
+        unknown.lines().iter().for_each(|l| eprintln!("{l}"));
+        return ExitCode::from(2);
+    }
+    let input = String::from_utf8_lossy(&bytes);
+    let d = match tokbound::report::diagnose::diagnose(&input, &scenario, catalog(), false) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("diagnose: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if text {
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{}", tokbound::report::diagnose::text(&d));
+        return ExitCode::SUCCESS;
+    }
+    match serde_json::to_value(&d) {
+        Ok(v) => print_json(&v),
+        Err(e) => {
+            eprintln!("diagnose: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The three catalogs as one JSON object (docs/catalog.md).
