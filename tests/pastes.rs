@@ -39,6 +39,15 @@ fn llama_bench_csv_and_jsonl_read_the_same_run() {
         (118.881588, Some(8), Some(999), Some(4677120000.0))
     );
     assert_eq!(raw(j, "n_gpu_layers"), raw(r, "n_gpu_layers"));
+
+    // -o json prints the same objects as one array.
+    let json = parse(&fixture("llama-bench-4080.json")).unwrap();
+    assert_eq!(json.form, "llama-bench JSON");
+    assert_eq!(json.runs.len(), jsonl.runs.len());
+    assert_eq!(
+        (json.runs[0].tok_s, json.runs[0].threads, json.runs[0].ngl, json.runs[0].size_bytes),
+        (j.tok_s, j.threads, j.ngl, j.size_bytes)
+    );
 }
 
 #[test]
