@@ -238,8 +238,7 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     cal.numa = side.numa;
     // Per engine, for the engines with fitted runs of their own (in the key table's order).
     for engine in crate::scenario::keys::ENGINES {
-        let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == *engine).cloned().collect();
-        let f = fit(&mine).ram;
+        let f = engine_fit(&runs, engine);
         if f.cpu.is_some() || f.offload.is_some() {
             cal.ram_by_engine.push((engine.to_string(), f));
         }
@@ -256,10 +255,12 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
 /// 3. the remote sockets' streaming rate on the multi-socket runs.
 pub fn fit(runs: &[RamRun]) -> RamSide {
     let single: Vec<&RamRun> = runs.iter().filter(|r| r.fitted && r.sockets <= 1).collect();
-    let of = |rs: &[&RamRun], s: Situation| fit_multiplier(rs.iter().copied().filter(|r| r.situation == s));
+    // Experts and layers in system RAM beside a GPU are one situation to the memory: weights the
+    // CPU reads from RAM while the GPU holds the rest.
+    let of = |rs: &[&RamRun], cpu: bool| fit_multiplier(rs.iter().copied().filter(|r| (r.situation == Situation::CpuOnly) == cpu));
     let multipliers = |rs: &[&RamRun]| RamFit {
-        cpu: of(rs, Situation::CpuOnly),
-        offload: of(rs, Situation::ExpertsInRam).or_else(|| of(rs, Situation::LayersInRam)),
+        cpu: of(rs, true),
+        offload: of(rs, false),
     };
     let first = RamSide {
         ram: multipliers(&single),
@@ -307,14 +308,47 @@ pub fn fit(runs: &[RamRun]) -> RamSide {
     side
 }
 
+/// The streaming multipliers `engine`'s own runs give: each side (a CPU machine's own memory;
+/// system RAM beside a GPU) only where its fitted single-socket runs come from two hosts or more,
+/// so that one host's runs cannot set an engine's rate.
+pub fn engine_fit(runs: &[RamRun], engine: &str) -> RamFit {
+    let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == engine).cloned().collect();
+    let hosts = |cpu: bool| {
+        let mut h: Vec<&str> = mine
+            .iter()
+            .filter(|r| r.fitted && r.sockets <= 1 && (r.situation == Situation::CpuOnly) == cpu)
+            .map(|r| r.host.as_str())
+            .collect();
+        h.sort_unstable();
+        h.dedup();
+        h.len()
+    };
+    let f = fit(&mine).ram;
+    RamFit {
+        cpu: f.cpu.filter(|_| hosts(true) >= 2),
+        offload: f.offload.filter(|_| hosts(false) >= 2),
+    }
+}
+
+/// What the estimator reads a run of `engine` with: the fit over every engine, its streaming
+/// multipliers those of the engine's own runs where they stand on two hosts ([`engine_fit`]).
+pub fn side_for(runs: &[RamRun], engine: &str) -> RamSide {
+    let mut side = fit(runs);
+    let own = engine_fit(runs, engine);
+    side.ram.cpu = own.cpu.or(side.ram.cpu);
+    side.ram.offload = own.offload.or(side.ram.offload);
+    side
+}
+
 /// Each fitted run of `situation` with its |ln(expected ÷ measured)|, its host held out of the fit
-/// (the priors stand in for what the other hosts do not fit).
+/// (the priors stand in for what the other hosts do not fit), read as the estimator reads a run of
+/// its engine ([`side_for`]).
 pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<(&RamRun, f64)> {
     runs.iter()
         .filter(|r| r.situation == situation && r.fitted)
         .map(|r| {
             let others: Vec<RamRun> = runs.iter().filter(|o| o.host != r.host).cloned().collect();
-            (r, (r.predict(&fit(&others)) / r.tg_tok_s).ln().abs())
+            (r, (r.predict(&side_for(&others, &r.engine)) / r.tg_tok_s).ln().abs())
         })
         .collect()
 }

@@ -735,6 +735,18 @@ fn ram_accuracy() {
             outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
         }
     }
+    for (engine, f) in &cal.ram_by_engine {
+        let share = |f: Option<(f64, usize)>| {
+            f.map_or("the fit over every engine".to_string(), |(m, n)| {
+                format!("{:.0}% of peak ({n} runs)", 100.0 / m)
+            })
+        };
+        outf(format_args!(
+            "  {engine}'s own runs (two hosts or more): its CPU machine's memory {}; system RAM beside a GPU {}",
+            share(f.cpu),
+            share(f.offload)
+        ));
+    }
     let families: Vec<String> = tokbound::estimator::CpuFamily::ALL
         .into_iter()
         .map(|f| match cal.compute_efficiency(f) {
@@ -754,14 +766,13 @@ fn ram_accuracy() {
         )),
     }
     // The runs kept out of the fit, scored against it for what they show.
-    let side = measured_ram::fit(&runs);
     let mut hosts: Vec<&str> = runs.iter().filter(|r| !r.fitted).map(|r| r.host.as_str()).collect();
     hosts.dedup();
     for h in hosts {
         let mut errs: Vec<f64> = runs
             .iter()
             .filter(|r| !r.fitted && r.host == h)
-            .map(|r| (r.predict(&side) / r.tg_tok_s).ln().abs())
+            .map(|r| (r.predict(&measured_ram::side_for(&runs, &r.engine)) / r.tg_tok_s).ln().abs())
             .collect();
         errs.sort_by(f64::total_cmp);
         outf(format_args!(
