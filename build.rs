@@ -30,6 +30,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "cpu",
             "sockets",
             "source",
+            "power_w",
         ],
     ),
     (
@@ -47,6 +48,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "memory",
             "channels",
             "max_sockets",
+            "tdp_w",
         ],
     ),
     (
@@ -121,6 +123,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "bus_bits",
             "bandwidth_gbs",
             "fp16_tflops",
+            "tdp_w",
             "laptop",
             "backends",
             "curated",

@@ -161,3 +161,37 @@ fn the_page_fits_a_paste_without_a_device_to_the_machine_on_screen() {
     assert_eq!(c.basis, "fitted for RTX 4090, the machine chosen");
     assert!(c.cal.starts_with("rtx-4090~"), "{}", c.cal);
 }
+
+/// An engine's own streaming rate stands on two hosts: one host's runs, however many, leave the
+/// engine on the fit over every engine; a second host's runs give it a rate of its own, the one
+/// the estimator then reads for that engine.
+#[test]
+fn an_engines_own_rate_needs_two_hosts() {
+    use tokbound::scenario::measured_ram::{engine_fit, runs_from, side_for};
+    let header = "situation,host,query,tg_tok_s,engine,url,source,fitted,why_not_fitted";
+    let row = |host: &str, engine: &str, tg: f64| {
+        format!("cpu-only,{host},bw=100&kind=cpu&model=llama-3.1-8b&quant=q4_0&ctx=0&cpu=ryzen-9-7950x&threads=16,{tg},{engine},https://example.org/{host},a run,true,")
+    };
+    let one_host = [
+        row("a", "llamafile", 8.0),
+        row("a", "llamafile", 8.2),
+        row("b", "llama.cpp", 12.0),
+        row("c", "llama.cpp", 12.5),
+    ];
+    let runs = runs_from(&format!("{header}\n{}\n", one_host.join("\n")), tokbound::catalog::catalog()).unwrap();
+    assert_eq!(engine_fit(&runs, "llamafile").cpu, None, "one host cannot set an engine's rate");
+    assert!(engine_fit(&runs, "llama.cpp").cpu.is_some());
+    assert_eq!(
+        side_for(&runs, "llamafile").ram.cpu,
+        tokbound::scenario::measured_ram::fit(&runs).ram.cpu
+    );
+
+    let two_hosts = [one_host.join("\n"), row("d", "llamafile", 7.9)].join("\n");
+    let runs = runs_from(&format!("{header}\n{two_hosts}\n"), tokbound::catalog::catalog()).unwrap();
+    let own = engine_fit(&runs, "llamafile").cpu.expect("two hosts give llamafile its own rate").0;
+    assert!(
+        own > tokbound::scenario::measured_ram::fit(&runs).ram.cpu.unwrap().0,
+        "llamafile's runs are the slower"
+    );
+    assert_eq!(side_for(&runs, "llamafile").ram.cpu.map(|c| c.0), Some(own));
+}

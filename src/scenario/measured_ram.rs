@@ -73,6 +73,9 @@ pub struct RamRun {
     pub sockets: u32,
     /// Tokens in the KV cache when it generated.
     pub context: f64,
+    /// It ran on fewer threads than its CPU has performance cores (over its sockets): the CPU's
+    /// arithmetic was held back, so a run slower than its bytes can show it.
+    pub fewer_threads_than_cores: bool,
 }
 
 /// What the RAM side's fit gives: the streaming multipliers, the CPU families' compute
@@ -141,7 +144,12 @@ impl RamRun {
 
 /// Every run of data/measured-ram.csv, split as the fit needs; an error names the bad line.
 pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
-    csv::records(MEASURED_RAM, |r| {
+    runs_from(MEASURED_RAM, cat)
+}
+
+/// The runs of `text` in data/measured-ram.csv's format (a header, then one run a line).
+pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
+    csv::records(text, |r| {
         let situation = match r.required("situation")? {
             "cpu-only" => Situation::CpuOnly,
             "experts-in-ram" => Situation::ExpertsInRam,
@@ -181,6 +189,11 @@ pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
             family: inputs.host.as_ref().map(|h| h.family),
             sockets: inputs.host.as_ref().map_or(1, |h| h.sockets),
             context: inputs.context,
+            fewer_threads_than_cores: inputs
+                .host
+                .as_ref()
+                .and_then(|h| cat.cpu(&h.id).ok().map(|c| h.threads < c.cores * h.sockets.max(1)))
+                .unwrap_or(false),
             tg_tok_s: r.f64("tg_tok_s")?,
             engine: r.text("engine").to_string(),
             url: r.required("url")?.to_string(),
@@ -225,8 +238,7 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     cal.numa = side.numa;
     // Per engine, for the engines with fitted runs of their own (in the key table's order).
     for engine in crate::scenario::keys::ENGINES {
-        let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == *engine).cloned().collect();
-        let f = fit(&mine).ram;
+        let f = engine_fit(&runs, engine);
         if f.cpu.is_some() || f.offload.is_some() {
             cal.ram_by_engine.push((engine.to_string(), f));
         }
@@ -236,25 +248,32 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
 
 /// The RAM side's fit over the fitted runs, in three steps:
 /// 1. the streaming multiplier of each situation over the single-socket runs;
-/// 2. a run slower than that predicts by more than [`COMPUTE_BOUND_MARGIN`] is compute-bound: the
+/// 2. a run on fewer threads than its CPU's cores that is slower than that predicts by more than
+///    [`COMPUTE_BOUND_MARGIN`] is compute-bound: the
 ///    efficiency of its CPU family is fitted on such runs (the share of peak their time implies),
 ///    and the multiplier is fitted again without them;
 /// 3. the remote sockets' streaming rate on the multi-socket runs.
 pub fn fit(runs: &[RamRun]) -> RamSide {
     let single: Vec<&RamRun> = runs.iter().filter(|r| r.fitted && r.sockets <= 1).collect();
-    let of = |rs: &[&RamRun], s: Situation| fit_multiplier(rs.iter().copied().filter(|r| r.situation == s));
+    // Experts and layers in system RAM beside a GPU are one situation to the memory: weights the
+    // CPU reads from RAM while the GPU holds the rest.
+    let of = |rs: &[&RamRun], cpu: bool| fit_multiplier(rs.iter().copied().filter(|r| (r.situation == Situation::CpuOnly) == cpu));
     let multipliers = |rs: &[&RamRun]| RamFit {
-        cpu: of(rs, Situation::CpuOnly),
-        offload: of(rs, Situation::ExpertsInRam).or_else(|| of(rs, Situation::LayersInRam)),
+        cpu: of(rs, true),
+        offload: of(rs, false),
     };
     let first = RamSide {
         ram: multipliers(&single),
         ..RamSide::default()
     };
     // The arithmetic modelled is the weights' matrix-vector products, not attention: only runs
-    // near an empty context can show it binding.
+    // near an empty context can show it binding, and only those on fewer threads than the CPU has
+    // cores. A run on every core that is slower than its bytes may be held back by anything the
+    // model does not count (threads meeting at every matrix, a slow memory controller); one on
+    // fewer threads shows the arithmetic those threads can do.
     let flagged = |r: &RamRun| {
         r.family.is_some()
+            && r.fewer_threads_than_cores
             && r.context <= COMPUTE_FIT_MAX_CONTEXT
             && r.tg_tok_s * COMPUTE_BOUND_MARGIN < r.predict_memory(first.multiplier(r.situation))
     };
@@ -289,14 +308,47 @@ pub fn fit(runs: &[RamRun]) -> RamSide {
     side
 }
 
+/// The streaming multipliers `engine`'s own runs give: each side (a CPU machine's own memory;
+/// system RAM beside a GPU) only where its fitted single-socket runs come from two hosts or more,
+/// so that one host's runs cannot set an engine's rate.
+pub fn engine_fit(runs: &[RamRun], engine: &str) -> RamFit {
+    let mine: Vec<RamRun> = runs.iter().filter(|r| r.engine == engine).cloned().collect();
+    let hosts = |cpu: bool| {
+        let mut h: Vec<&str> = mine
+            .iter()
+            .filter(|r| r.fitted && r.sockets <= 1 && (r.situation == Situation::CpuOnly) == cpu)
+            .map(|r| r.host.as_str())
+            .collect();
+        h.sort_unstable();
+        h.dedup();
+        h.len()
+    };
+    let f = fit(&mine).ram;
+    RamFit {
+        cpu: f.cpu.filter(|_| hosts(true) >= 2),
+        offload: f.offload.filter(|_| hosts(false) >= 2),
+    }
+}
+
+/// What the estimator reads a run of `engine` with: the fit over every engine, its streaming
+/// multipliers those of the engine's own runs where they stand on two hosts ([`engine_fit`]).
+pub fn side_for(runs: &[RamRun], engine: &str) -> RamSide {
+    let mut side = fit(runs);
+    let own = engine_fit(runs, engine);
+    side.ram.cpu = own.cpu.or(side.ram.cpu);
+    side.ram.offload = own.offload.or(side.ram.offload);
+    side
+}
+
 /// Each fitted run of `situation` with its |ln(expected ÷ measured)|, its host held out of the fit
-/// (the priors stand in for what the other hosts do not fit).
+/// (the priors stand in for what the other hosts do not fit), read as the estimator reads a run of
+/// its engine ([`side_for`]).
 pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<(&RamRun, f64)> {
     runs.iter()
         .filter(|r| r.situation == situation && r.fitted)
         .map(|r| {
             let others: Vec<RamRun> = runs.iter().filter(|o| o.host != r.host).cloned().collect();
-            (r, (r.predict(&fit(&others)) / r.tg_tok_s).ln().abs())
+            (r, (r.predict(&side_for(&others, &r.engine)) / r.tg_tok_s).ln().abs())
         })
         .collect()
 }
