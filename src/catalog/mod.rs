@@ -439,8 +439,9 @@ impl Catalog {
 
     /// The curated machines, then the long tail's where `long_tail` says so and it is loaded.
     pub fn machines_with_long_tail(&self, long_tail: bool) -> impl Iterator<Item = &Machine> {
-        let tail = long_tail::get().filter(|_| long_tail);
-        self.machines.iter().chain(tail.into_iter().flat_map(|t| t.machines.iter()))
+        // Two slices chained: smaller in the page's first part than a flattened `Option`.
+        let tail: &[Machine] = long_tail::get().filter(|_| long_tail).map_or(&[], |t| &t.machines);
+        self.machines.iter().chain(tail)
     }
 
     pub fn model(&self, id: &str) -> Result<&Model, String> {
