@@ -243,7 +243,7 @@ fn the_long_tail_is_what_the_issue_asks_for() {
             assert!(!name.contains(word), "{name}");
         }
     }
-    // The board power, which the power estimate will read, is stated for nearly every card.
+    // The board power, which the energy figures read, is stated for nearly every card.
     let with_tdp = rows().iter().filter(|r| !r["tdp_w"].is_empty()).count();
     assert!(with_tdp * 10 >= rows().len() * 9, "{with_tdp} of {} with a TDP", rows().len());
 }

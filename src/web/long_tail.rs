@@ -36,7 +36,12 @@ pub fn loaded() -> bool {
 /// Runs `then` once the long tail is in the catalog (or could not be fetched), fetching it on the
 /// first call.
 pub fn request(then: impl FnOnce() + 'static) {
-    let mut then: Option<Box<dyn FnOnce()>> = Some(Box::new(then));
+    request_boxed(Box::new(then));
+}
+
+/// [`request`] in one copy for every caller's `then`.
+fn request_boxed(then: Box<dyn FnOnce()>) {
+    let mut then = Some(then);
     let start = STATE.with_borrow_mut(|state| match state {
         State::Settled => false,
         State::Loading(waiting) => {

