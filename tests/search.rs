@@ -171,3 +171,75 @@ fn machine_words_stay_together_and_a_size_is_also_a_word_of_the_name() {
     // Gemma 3 4B has 3.88 billion parameters, 3% under its name's 4B.
     rank("gemma 4b", "gemma-3-4b");
 }
+
+/// The names of what a machine search finds.
+fn machine_names(text: &str) -> Vec<String> {
+    catalog().search_machines(text).iter().map(|m| m.name.clone()).collect()
+}
+
+#[test]
+fn long_tail_cards_are_found_by_the_names_people_type() {
+    // Issue 43: each card named, by the way people write it; found in the long tail, marked so.
+    for (text, name) in [
+        ("gtx 1660", "NVIDIA GeForce GTX 1660 (6 GiB)"),
+        ("GTX1660", "NVIDIA GeForce GTX 1660 (6 GiB)"),
+        ("rx580", "AMD Radeon RX 580 (8 GiB)"),
+        ("rx 580", "AMD Radeon RX 580 (8 GiB)"),
+        ("rx 470", "AMD Radeon RX 470 (4 GiB)"),
+        ("vega 56", "AMD Radeon RX Vega 56 (8 GiB)"),
+        ("p4000", "NVIDIA Quadro P4000 (8 GiB)"),
+        ("p5000", "NVIDIA Quadro P5000 (16 GiB)"),
+        ("m40", "NVIDIA Tesla M40 (12 GiB)"),
+        ("tesla m40 24", "NVIDIA Tesla M40 24 GB (24 GiB)"),
+        ("980ti", "NVIDIA GeForce GTX 980 Ti (6 GiB)"),
+        ("gtx 980 ti", "NVIDIA GeForce GTX 980 Ti (6 GiB)"),
+    ] {
+        let found = catalog().search_machines(text);
+        let m = found
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap_or_else(|| panic!("{text:?} does not find {name}: {:?}", machine_names(text)));
+        assert!(m.long_tail, "{name}");
+        assert_eq!(catalog().machine(&m.id).map(|f| f.name.as_str()), Ok(name));
+    }
+}
+
+#[test]
+fn mobile_and_laptop_find_the_same_cards_either_way() {
+    // TechPowerUp says "Mobile" or "Max-Q", the curated catalog "Laptop GPU": either word finds both.
+    for text in ["gtx 1660 ti mobile", "gtx 1660 ti laptop", "GTX 1660 Ti Laptop GPU"] {
+        let names = machine_names(text);
+        for name in [
+            "NVIDIA GeForce GTX 1660 Ti Mobile (6 GiB)",
+            "NVIDIA GeForce GTX 1660 Ti Max-Q (6 GiB)",
+        ] {
+            assert!(names.iter().any(|n| n == name), "{text:?}: {names:?}");
+        }
+    }
+    for text in ["rtx 3060 mobile", "rtx 3060 laptop"] {
+        let found: Vec<&str> = catalog().search_machines(text).iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(found.first(), Some(&"rtx-3060-laptop"), "{text:?}: {found:?}");
+    }
+    // A laptop part named by its model number alone.
+    assert!(machine_names("gtx 980m laptop")
+        .iter()
+        .any(|n| n == "NVIDIA GeForce GTX 980M (8 GiB)"));
+    // The words do not find desktop cards.
+    assert!(machine_names("gtx 1660 laptop")
+        .iter()
+        .all(|n| n.contains("Mobile") || n.contains("Max-Q")));
+}
+
+#[test]
+fn the_curated_catalog_comes_first_and_blank_text_lists_only_it() {
+    let cat = catalog();
+    assert_eq!(cat.search_machines("").len(), cat.machines.len());
+    let found = cat.search_machines("rtx 3060");
+    let first_tail = found.iter().position(|m| m.long_tail).expect("a long-tail rtx 3060");
+    assert!(found[..first_tail].iter().all(|m| !m.long_tail) && found[first_tail..].iter().all(|m| m.long_tail));
+    // A card both catalogs have is listed once, as the curated entry.
+    assert_eq!(
+        found.iter().filter(|m| m.name.starts_with("NVIDIA GeForce RTX 3060 Ti (")).count(),
+        1
+    );
+}

@@ -4,6 +4,7 @@
 
 pub mod cpus;
 pub mod csv;
+pub mod long_tail;
 pub mod methods;
 pub mod search;
 
@@ -46,6 +47,10 @@ pub struct Machine {
     /// The sockets a CPU machine's bandwidth is summed over.
     pub sockets: u32,
     pub source: String,
+    /// From the long tail of GPUs ([`long_tail`]) rather than the curated catalog.
+    pub long_tail: bool,
+    /// A laptop part (the curated catalog names them "Laptop GPU", TechPowerUp "Mobile" or "Max-Q").
+    pub laptop: bool,
     /// What it draws at most, watts, with its source: a GPU's board power, a SoC's package power
     /// (a CPU machine's comes from its CPU, [`Cpu::tdp_w`]); `None` where the maker states none.
     pub power_w: Option<f64>,
@@ -69,6 +74,7 @@ impl MemoryClass {
         ("gddr6", MemoryClass::Gddr),
         ("gddr6x", MemoryClass::Gddr),
         ("gddr7", MemoryClass::Gddr),
+        ("hbm", MemoryClass::Hbm),
         ("hbm2", MemoryClass::Hbm),
         ("hbm2e", MemoryClass::Hbm),
         ("hbm3", MemoryClass::Hbm),
@@ -415,11 +421,27 @@ impl Catalog {
             .get_or_init(|| read_measurements(MEASURED).unwrap_or_else(|e| panic!("built-in catalogs: {e}")))
     }
 
+    /// A machine by id: a curated one, else one of the long tail where it is loaded (a long-tail
+    /// id of a card the curated catalog has stands for the curated entry).
     pub fn machine(&self, id: &str) -> Result<&Machine, String> {
-        self.machines
-            .iter()
-            .find(|m| m.id == id)
-            .ok_or_else(|| unknown("machine", id, self.machines.iter().map(|m| m.id.as_str())))
+        let curated = |id: &str| self.machines.iter().find(|m| m.id == id);
+        let tail = long_tail::get();
+        curated(id)
+            .or_else(|| tail.and_then(|t| t.curated_for(id)).and_then(curated))
+            .or_else(|| tail.and_then(|t| t.machine(id)))
+            .ok_or_else(|| unknown("machine", id, self.every_machine().map(|m| m.id.as_str())))
+    }
+
+    /// The curated machines, then the long tail's where it is loaded.
+    pub fn every_machine(&self) -> impl Iterator<Item = &Machine> {
+        self.machines_with_long_tail(true)
+    }
+
+    /// The curated machines, then the long tail's where `long_tail` says so and it is loaded.
+    pub fn machines_with_long_tail(&self, long_tail: bool) -> impl Iterator<Item = &Machine> {
+        // Two slices chained: smaller in the page's first part than a flattened `Option`.
+        let tail: &[Machine] = long_tail::get().filter(|_| long_tail).map_or(&[], |t| &t.machines);
+        self.machines.iter().chain(tail)
     }
 
     pub fn model(&self, id: &str) -> Result<&Model, String> {
@@ -566,6 +588,8 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
             _ => r.count("sockets")?,
         },
         source: r.text("source").to_string(),
+        long_tail: false,
+        laptop: r.text("name").contains("Laptop"),
         power_w: r.opt_f64("power_w")?,
         power_source: r.text("power_source").to_string(),
     })

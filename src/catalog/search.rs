@@ -98,6 +98,17 @@ fn tier(m: &Machine) -> Option<Tier> {
     })
 }
 
+/// A laptop part's name as the curated catalog writes one: "Laptop GPU" where TechPowerUp says
+/// "Mobile" or "Max-Q", or after the model number where it says neither ("GeForce GTX 980M Laptop GPU").
+fn laptop_name(name: &str) -> String {
+    let name = name.split(" (").next().unwrap_or(name);
+    if name.contains(" Mobile") || name.contains(" Max-Q") {
+        name.replace(" Mobile", " Laptop GPU").replace(" Max-Q", " Laptop GPU")
+    } else {
+        format!("{name} Laptop GPU")
+    }
+}
+
 /// A parameter count as typed: "70b", "671", "1.5b", "270m".
 #[derive(Clone, Copy)]
 struct Size {
@@ -187,6 +198,7 @@ impl Query {
         let words = ws
             .into_iter()
             .filter(|w| !VENDOR_WORDS.contains(&w.as_str()))
+            .map(|w| if w == "mobile" { "laptop".to_string() } else { w })
             .map(|text| Word {
                 squashed: squashed(&text),
                 size: Size::parse(&text),
@@ -205,12 +217,14 @@ impl Query {
         texts.iter().any(|t| squash(t).contains(&typed))
     }
 
+    /// A machine by its name or id; a laptop part also by its name with "Laptop" in place of
+    /// TechPowerUp's "Mobile" or "Max-Q" ([`laptop_name`]), as `mobile` in a query reads `laptop`.
     fn machine(&self, m: &Machine) -> bool {
         let product = match self.tiers {
             Some(tiers) => tier(m).is_some_and(|t| tiers.contains(&t)),
             None => true,
         };
-        product && self.in_texts(&[&m.name, &m.id])
+        product && (self.in_texts(&[&m.name, &m.id]) || (m.laptop && self.in_texts(&[&laptop_name(&m.name)])))
     }
 
     /// A CPU by its name or id; never for blank text, nor for an Apple product (its chips are
@@ -243,10 +257,14 @@ impl Query {
 }
 
 impl Catalog {
-    /// The machines a search box's text finds, in catalog order; every machine for blank text.
+    /// The machines a search box's text finds, the curated catalog's first, then the long tail's
+    /// where it is loaded; every curated machine for blank text.
     pub fn search_machines(&self, text: &str) -> Vec<&Machine> {
+        if text.trim().is_empty() {
+            return self.machines.iter().collect();
+        }
         let q = Query::new(text);
-        self.machines.iter().filter(|m| q.machine(m)).collect()
+        self.every_machine().filter(|m| q.machine(m)).collect()
     }
 
     /// The CPUs a search box's text names, each with the machines that carry it
@@ -284,8 +302,7 @@ impl Catalog {
         if want.is_empty() {
             return Vec::new();
         }
-        self.machines
-            .iter()
+        self.every_machine()
             .filter(|m| words(m.name.split(" (").next().unwrap_or(&m.name)) == want)
             .collect()
     }

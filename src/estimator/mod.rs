@@ -155,6 +155,8 @@ pub enum Note {
     Calibrated { efficiency: f64, band: f64, other_model: bool },
     /// A calibration for another machine was given and not used.
     CalibrationForOtherMachine { fitted_for: String },
+    /// The machine is from the long tail of GPUs, whose figures are its spec page's (`source`).
+    LongTail { source: String },
     /// A custom mixture of experts given by its counts: the split derived from them.
     CustomMoe {
         experts: u32,

@@ -120,13 +120,18 @@ pub fn adapter_matches<'a>(cat: &'a Catalog, gpu: &GpuFigure) -> Vec<&'a Machine
     cat.machines.iter().filter(|m| names.iter().any(|n| m.name.contains(n))).collect()
 }
 
+/// Whether a WebGL renderer string names a software renderer (SwiftShader, llvmpipe), no GPU.
+pub fn is_software_renderer(renderer: &str) -> bool {
+    renderer.to_ascii_lowercase().contains("swiftshader") || renderer.contains("llvmpipe")
+}
+
 /// The catalog machine a browser's GPU name most likely is, from WebGL's renderer string
 /// ("ANGLE (NVIDIA, NVIDIA GeForce RTX 4090 (0x00002684) Direct3D11 vs_5_0 ps_5_0, D3D11)",
 /// "ANGLE (Apple, ANGLE Metal Renderer: Apple M3 Max, Unspecified Version)", or a bare
 /// "NVIDIA GeForce RTX 3090/PCIe/SSE2"). Software renderers and names the catalog does not know
 /// give `None`; several variants (an M3 Max's 30- and 40-core GPUs) give the first.
 pub fn machine_from_renderer<'a>(cat: &'a Catalog, renderer: &str) -> Option<&'a Machine> {
-    if renderer.to_ascii_lowercase().contains("swiftshader") || renderer.contains("llvmpipe") {
+    if is_software_renderer(renderer) {
         return None;
     }
     // ANGLE wraps the device between the first comma and the driver details.

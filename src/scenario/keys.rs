@@ -84,6 +84,7 @@ pub enum Key {
     Prompt,
     Target,
     MinTokS,
+    Machines,
     KwhPrice,
     Rank,
     Embed,
@@ -181,6 +182,10 @@ pub const EMBED_VIEWS: [&str; 10] = [
 /// The page's colours (`theme=`), in [`Theme`] order: the one list the link codec and the docs
 /// read.
 pub const THEMES: [&str; 3] = ["light", "dark", "auto"];
+
+/// The machine sets the machine table and charts show (`machines=`): the curated catalog, or
+/// every machine with the long tail of GPUs.
+pub const MACHINE_SETS: [&str; 2] = ["curated", "all"];
 
 /// The page's colours: light, dark, or the reader's own preference (`prefers-color-scheme`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1228,6 +1233,19 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "0 (every model)",
         link_default: Some("0"),
+    },
+    KeySpec {
+        key: Key::Machines,
+        name: "machines",
+        group: Group::Targets,
+        value: ValueKind::Choice(&MACHINE_SETS),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "which machines the machine table and charts show: `curated` (the hand-checked catalog) or `all` (every GPU of the long tail too, docs/catalog.md)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`curated`",
+        link_default: Some("curated"),
     },
     KeySpec {
         key: Key::KwhPrice,

@@ -41,6 +41,15 @@ pub fn read(query: &str, cat: &Catalog) -> (Scenario, Vec<Notice>) {
     (s, notices)
 }
 
+/// Whether the link needs the long tail of GPUs before it is read (the page fetches it first): it
+/// names a machine of the long tail's id shape that the curated catalog lacks, here or among
+/// `with=`, or asks for every machine (`machines=all`).
+pub fn needs_long_tail(query: &str, cat: &Catalog) -> bool {
+    let (s, _) = Scenario::from_query(query);
+    let missing = |id: &str| crate::catalog::long_tail::is_long_tail_id(id) && !cat.machines.iter().any(|m| m.id == id);
+    s.all_machines() || s.text(Key::Hw).is_some_and(missing) || s.with_ids().iter().any(|id| missing(id))
+}
+
 /// A notice about the link the page was opened with. One about a key goes away once that key is
 /// changed on the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,5 +81,15 @@ mod tests {
         let (plain, none) = read("", catalog());
         assert_eq!(plain, Scenario::default());
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_link_naming_the_long_tail_needs_it_first() {
+        let cat = catalog();
+        assert!(needs_long_tail("?hw=geforce-gtx-1660-c3365&model=llama-3.1-8b", cat));
+        assert!(needs_long_tail("?hw=rtx-4090&with=radeon-rx-580-c2938", cat));
+        assert!(needs_long_tail("?machines=all", cat));
+        assert!(!needs_long_tail("?hw=rtx-4090&machines=curated", cat));
+        assert!(!needs_long_tail("", cat));
     }
 }

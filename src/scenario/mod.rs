@@ -510,6 +510,11 @@ impl Scenario {
         } else {
             match cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)) {
                 Ok(m) => {
+                    if m.long_tail {
+                        r.notes.push(Note::LongTail {
+                            source: crate::catalog::long_tail::source_url(&m.id),
+                        });
+                    }
                     let base = machine_spec(m, self.backend_choice());
                     Some(MachineSpec {
                         bandwidth_gbs: self.number(Key::Bw).unwrap_or(base.bandwidth_gbs),
@@ -884,6 +889,27 @@ impl Scenario {
     pub fn calibration_group(&self, cat: &Catalog) -> String {
         let (class, backend) = self.class_and_backend(cat);
         crate::catalog::calibration().group_label(class, backend)
+    }
+
+    /// Whether the machine table and charts show every machine, the long tail of GPUs too (`machines=all`).
+    pub fn all_machines(&self) -> bool {
+        self.text(Key::Machines) == Some(keys::MACHINE_SETS[1])
+    }
+
+    /// The machines the machine table and charts show: the curated catalog, or with `machines=all`
+    /// the long tail too (where it is loaded).
+    pub fn machines_shown<'a>(&self, cat: &'a Catalog) -> impl Iterator<Item = &'a crate::catalog::Machine> + 'a {
+        cat.machines_with_long_tail(self.all_machines())
+    }
+
+    /// Which catalog the scenario's machine is from (`tokbound estimate`'s `catalog`): `curated`,
+    /// `long-tail`, or `None` for a custom machine or an unknown id.
+    pub fn machine_catalog(&self, cat: &Catalog) -> Option<&'static str> {
+        if self.is_custom_machine() {
+            return None;
+        }
+        let m = cat.machine(self.text(Key::Hw).unwrap_or(DEFAULT_HW)).ok()?;
+        Some(if m.long_tail { "long-tail" } else { "curated" })
     }
 
     /// The backends the scenario's machine can run, and the machine's name for messages.

@@ -6,8 +6,9 @@
 //! [`in_part!`](crate::in_part) hides the difference.
 //!
 //! The parts: `app` (src/web/start.rs: the Leptos app, tables and charts), `more` (the panels
-//! below the tables, [`crate::web::components::later_panels`]) and `tools` (the readers,
-//! [`crate::web::tools`]).
+//! below the tables, [`crate::web::components::later_panels`]), `tools` (the readers,
+//! [`crate::web::tools`]) and `tail` (the reader of the long tail of GPUs,
+//! [`crate::web::long_tail`]).
 
 /// A call into a part of the module: awaited where the page is split (the part may have to be
 /// fetched first), a plain call elsewhere. Gives the function's `Result<_, Unloaded>`.

@@ -6,7 +6,7 @@
 //! Leptos app is in the `app` part, asked for just before that ceiling is computed
 //! ([`mount_app`] once it is in). Other builds (tests, lints) keep one module and mount at once.
 
-use crate::web::first_view;
+use crate::web::{first_view, long_tail};
 
 /// Installs the panic hook, paints the first view and mounts the app. In the parse worker, which
 /// runs this same module, there is no window and nothing to paint or mount.
@@ -24,20 +24,27 @@ pub fn start() {
                 first_view::part_failed();
             }
         });
-        wasm_bindgen_futures::spawn_local(async { first_view::paint() });
+        // A link that names a card of the long tail of GPUs keeps "computing…" until the app's
+        // part has fetched the long tail and mounts: the code that fetches and reads it stays out
+        // of the first part.
+        wasm_bindgen_futures::spawn_local(async {
+            if !long_tail::link_needs_it() {
+                first_view::paint();
+            }
+        });
     }
     #[cfg(not(tokbound_split))]
-    {
+    long_tail::when_link_ready(|| {
         first_view::paint();
         mount_app();
-    }
+    });
 }
 
 /// The second part's entry: it loads the part, then mounts the app.
 #[cfg(tokbound_split)]
 #[wasm_split_helpers::wasm_split(app, fallible)]
 fn app_part() -> Result<(), wasm_split_helpers::SplitLoaderError> {
-    mount_app();
+    long_tail::when_link_ready(mount_app);
     Ok(())
 }
 

@@ -33,7 +33,8 @@ const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/s
        tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
        tokbound diagnose '<query>' [--text] < run   (why a run of yours differs from the estimate: llama-bench, llama-server, llama-cli or ollama output on standard input)
        tokbound keys
-       tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)";
+       tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)
+       tokbound shell long-tail   (the page's copy of the long tail of GPUs, which the build puts beside the page)";
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +54,11 @@ fn main() -> ExitCode {
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
         Some("calibrate") => calibrate(&args[1..]),
+        // The page fetches this file only when it needs the long tail (docs/performance.md).
+        Some("shell") if args.get(1).is_some_and(|a| a == "long-tail") => {
+            print!("{}", include_str!(concat!(env!("OUT_DIR"), "/gpus-longtail.csv")));
+            ExitCode::SUCCESS
+        }
         Some("diagnose") => diagnose(&args[1..], text),
         Some("shell") => match tokbound::report::shell::html(catalog()) {
             Ok(html) => {
@@ -274,6 +280,8 @@ fn estimate(args: &[String]) -> ExitCode {
         obj.insert("scenario".into(), scenario.to_query().into());
         obj.insert("backend".into(), scenario.backend(cat).id().into());
         obj.insert("calibration_group".into(), scenario.calibration_group(cat).into());
+        // Which catalog the machine is from: "curated", "long-tail", or null for a custom machine.
+        obj.insert("catalog".into(), scenario.machine_catalog(cat).into());
         obj.insert(
             "engine".into(),
             scenario
@@ -360,10 +368,15 @@ fn estimate_text(args: &[String]) -> ExitCode {
 fn list(what: Option<&str>) -> ExitCode {
     let cat = catalog();
     match what {
-        Some("machines") => cat.machines.iter().for_each(|m| {
+        // The curated machines, then the long tail of GPUs, each of those marked.
+        Some("machines") => cat.every_machine().for_each(|m| {
             outf(format_args!(
-                "{:<24} {:>8.1} GB/s {:>6} GiB  {}",
-                m.id, m.bandwidth_gbs, m.memory_gib, m.name
+                "{:<24} {:>8.1} GB/s {:>6} GiB  {}{}",
+                m.id,
+                m.bandwidth_gbs,
+                m.memory_gib,
+                m.name,
+                if m.long_tail { "  [long tail]" } else { "" }
             ))
         }),
         Some("models") => cat

@@ -17,7 +17,7 @@ use crate::estimator::estimate;
 use crate::report::views;
 use crate::scenario::{Presentation, Scenario};
 use crate::web::browser;
-use crate::web::state::{scenario_from_query, KeyProblems, Levers, UrlCommit};
+use crate::web::state::{scenario_from_query, want_long_tail, KeyProblems, Levers, UrlCommit};
 
 /// How long typing (or dragging the context slider) must pause before the address bar is
 /// rewritten, in milliseconds.
@@ -35,6 +35,7 @@ pub fn App() -> impl IntoView {
 
     // The levers the headline works out and the levers section shows (both in the `more` part).
     provide_context(Levers(RwSignal::new(Vec::new())));
+    fetch_long_tail_for_all_machines(scenario);
 
     let cat = catalog();
     let resolved = Memo::new(move |_| scenario.with(|s| s.resolve(cat)));
@@ -117,6 +118,16 @@ pub fn App() -> impl IntoView {
         </footer>
     }
     .into_any()
+}
+
+/// `machines=all` lists the long tail of GPUs: fetched when the scenario first asks for it.
+fn fetch_long_tail_for_all_machines(scenario: RwSignal<Scenario>) {
+    let want_long_tail = want_long_tail(|| ());
+    Effect::new(move |_| {
+        if scenario.with(Scenario::all_machines) {
+            want_long_tail();
+        }
+    });
 }
 
 /// When the form, and then everything below it, mount. The answer first: the headline mounts

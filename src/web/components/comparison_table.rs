@@ -7,6 +7,7 @@ use super::live_cells::{LiveTable, RowText, TableSpec};
 use super::number_field::NumberField;
 use crate::catalog::Kind;
 use crate::report::views::{self, Column, MachineRow};
+use crate::scenario::keys::MACHINE_SETS;
 use crate::scenario::Key;
 use crate::text::units::{fmt_bytes, fmt_tok_s};
 use crate::web::state::scenario;
@@ -66,16 +67,8 @@ pub fn ComparisonTable(
         <section class="table-section">
             <h2 id="what-do-i-need">"What do I need? Every machine, this model"</h2>
             <p class="hint">"Give a target speed: the machines that fit this model and reach it are marked ✓ and listed first, whichever column you sort by."</p>
-            <label class="field">
-                <span class="field-label">"Show"</span>
-                <select
-                    data-testid="filter-kind"
-                    on:change={move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))}
-                >
-                    <option value="all">"all kinds"</option>
-                    {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{crate::report::views::kind_label(k)}</option> }).collect_view()}
-                </select>
-            </label>
+            {kind_filter(set_kind)}
+            {machine_set_field()}
             <NumberField key=Key::Target label="Target" hint="tok/s: which machines reach it?" testid="input-target" placeholder="none".to_string() />
             <p class="hint" data-testid="meets-count">
                 {move || rows.with(|r| scenario.with(|s| meets_count(r, s)))}
@@ -174,4 +167,37 @@ fn meets_count(rows: &[MachineRow], s: &crate::scenario::Scenario) -> Option<Str
         rows.len(),
         fmt_tok_s(target)
     ))
+}
+
+/// The table's kind filter (`filter-kind`): every kind, or one.
+fn kind_filter(set_kind: WriteSignal<Option<Kind>>) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">"Show"</span>
+            <select
+                data-testid="filter-kind"
+                on:change={move |ev| set_kind.set(Kind::parse(&event_target_value(&ev)))}
+            >
+                <option value="all">"all kinds"</option>
+                {Kind::ALL.into_iter().map(|k| view! { <option value=k.id()>{crate::report::views::kind_label(k)}</option> }).collect_view()}
+            </select>
+        </label>
+    }
+}
+
+/// The machines the table and charts show (`input-machines`): the curated catalog, or every GPU
+/// with the long tail too (fetched when chosen).
+fn machine_set_field() -> impl IntoView {
+    view! {
+        <super::select_field::SelectField
+            key=Key::Machines
+            label="Machines"
+            testid="input-machines"
+            options=vec![
+                (MACHINE_SETS[0].to_string(), "the curated catalog".to_string()),
+                (MACHINE_SETS[1].to_string(), "every GPU (with the long tail)".to_string()),
+            ]
+            default=MACHINE_SETS[0]
+        />
+    }
 }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::catalog::catalog;
+use crate::report::measure;
 use crate::web::state::scenario;
 
 /// The offer (`gpu-guess`, with `gpu-guess-use` and `gpu-guess-dismiss`), shown when the
@@ -14,11 +15,18 @@ pub fn GpuGuess() -> impl IntoView {
     let commit = use_context::<crate::web::state::UrlCommit>();
     let (guess, set_guess) = signal(None::<(String, String)>);
     // Asking WebGL for its renderer creates a context: after the page has painted, never before.
+    // A GPU the curated catalog does not know is looked for again in the long tail of GPUs,
+    // fetched for it.
     crate::web::browser::after_ms(200, move || {
-        let found = crate::web::browser::gpu_renderer()
-            .and_then(|r| crate::report::measure::machine_from_renderer(catalog(), &r))
-            .map(|m| (m.id.clone(), m.name.clone()));
-        set_guess.set(found);
+        let Some(renderer) = crate::web::browser::gpu_renderer() else {
+            return;
+        };
+        let software = measure::is_software_renderer(&renderer);
+        let found = move || crate::report::measure::machine_from_renderer(catalog(), &renderer).map(|m| (m.id.clone(), m.name.clone()));
+        match found() {
+            None if !software && !crate::web::long_tail::loaded() => crate::web::long_tail::request(move || set_guess.set(found())),
+            f => set_guess.set(f),
+        }
     });
     let shown = move || {
         let (id, name) = guess.get()?;

@@ -11,7 +11,7 @@ use crate::catalog::{catalog, Kind};
 use crate::report::naming::field_label;
 use crate::report::views;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
-use crate::web::state::scenario;
+use crate::web::state::{scenario, want_long_tail};
 
 const CUSTOM: &str = "custom";
 
@@ -41,9 +41,7 @@ pub fn MachinePicker() -> impl IntoView {
     });
     let choose = move |v: String| scenario.update(|s| choose_value(s, &v));
     let on_change = move |ev| choose(event_target_value(&ev));
-    let found = Memo::new(move |_| search.with(|q| found_values(q)));
-    // A chosen pair is listed without a search too (no plain option shows it).
-    let chosen_pair = Memo::new(move |_| current.with(|c| if c.contains(PAIR) { c.clone() } else { String::new() }));
+    let (found, chosen_pair) = searched(search, current);
     let select = NodeRef::new();
     bind_options(
         select,
@@ -82,13 +80,10 @@ pub fn MachinePicker() -> impl IntoView {
                 {move || {
                     let id = current.get();
                     let hw = id.split(PAIR).next().unwrap_or_default();
-                    cat.machines
-                        .iter()
-                        .find(|m| m.id == hw)
-                        .map(views::machine_source)
-                        .unwrap_or_default()
+                    cat.machine(hw).map(views::machine_source).unwrap_or_default()
                 }}
             </p>
+            {move || long_tail_note(&current.get())}
             {move || is_custom.get().then(custom_fields)}
             <super::split_devices::SplitDevices />
             <NumberField key=Key::Usable label="Usable memory share" hint="0–1" testid="input-usable" placeholder="catalog".to_string() />
@@ -98,6 +93,43 @@ pub fn MachinePicker() -> impl IntoView {
             <super::measure_panel::MeasurePanel />
         </fieldset>
     }
+}
+
+/// What the search box finds (option values), and the chosen value to list without a search too
+/// (a CPU machine paired with its CPU, or a machine of the long tail: no plain option shows them).
+/// The long tail of GPUs is searched once it has arrived, and fetched when a search finds nothing
+/// in the curated catalog.
+fn searched(search: RwSignal<String>, current: Memo<String>) -> (Memo<Vec<String>>, Memo<String>) {
+    let found = Memo::new(move |_| search.with(|q| found_values(q)));
+    let want_long_tail = want_long_tail(move || search.update(|_| {}));
+    Effect::new(move |_| {
+        if found.with(Vec::is_empty) && search.with(|q| !q.trim().is_empty()) {
+            want_long_tail();
+        }
+    });
+    let chosen = Memo::new(move |_| {
+        current.with(|c| {
+            let long_tail = || catalog().machine(c).is_ok_and(|m| m.long_tail);
+            if c.contains(PAIR) || long_tail() {
+                c.clone()
+            } else {
+                String::new()
+            }
+        })
+    });
+    (found, chosen)
+}
+
+/// For a machine of the long tail of GPUs (`machine-long-tail`): says so, with its TechPowerUp page.
+fn long_tail_note(value: &str) -> Option<impl IntoView> {
+    let m = catalog().machine(value).ok().filter(|m| m.long_tail)?;
+    let url = crate::catalog::long_tail::source_url(&m.id);
+    Some(view! {
+        <p class="hint" data-testid="machine-long-tail">
+            "From the long tail of GPUs: TechPowerUp's published figures, not checked by hand like the curated catalog's. "
+            <a href=url target="_blank" rel="noopener">"Its TechPowerUp page"</a>
+        </p>
+    })
 }
 
 /// The select's value for the scenario's catalog machine: its id, or a CPU machine paired with the
