@@ -30,6 +30,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "cpu",
             "sockets",
             "source",
+            "power_w",
         ],
     ),
     (
@@ -47,6 +48,7 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
             "memory",
             "channels",
             "max_sockets",
+            "tdp_w",
         ],
     ),
     (

@@ -2,7 +2,8 @@
 // off the page's thread, by the page's own WebAssembly module (src/web/parse_worker.rs), so a
 // hostile or huge input cannot freeze the page, and the page can stop it (it ends this worker).
 //
-// The page sends {glue, wasm} with {file}, {text} (a config.json) or {paste, query}; this worker
+// The page sends {glue, wasm} with {file}, {text} (a config.json), {paste, query} (a calibration)
+// or {diagnose, query} (a run to diagnose); this worker
 // answers {progress: bytes} while it reads a file, then {reply: [...]} (the module's answer) or
 // {failed: message}.
 
@@ -10,6 +11,10 @@ onmessage = async ({ data }) => {
   try {
     const module = await import(data.glue);
     await module.default({ module_or_path: data.wasm });
+    if (typeof data.diagnose === 'string') {
+      postMessage({ reply: await module.worker_diagnose(data.diagnose, data.query) });
+      return;
+    }
     if (typeof data.paste === 'string') {
       postMessage({ reply: await module.worker_calibrate(data.paste, data.query) });
       return;

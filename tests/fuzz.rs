@@ -183,6 +183,14 @@ fn paste() -> impl Strategy<Value = String> {
         "prompt eval count: [0-9]{0,6} token\\(s\\)".prop_map(|s| s),
         r#"\{"n_gen": [0-9]{1,4}, "n_prompt": 0, "n_depth": [0-9]{0,6}, "avg_ts": [0-9.]{1,7}, "model_size": [0-9]{1,11}, "model_n_params": [0-9]{1,11}, "model_type": "[a-z0-9 .]{0,12}"\}"#.prop_map(|s| s),
         "  Device 0: [ -~]{0,30}".prop_map(|s| s),
+        Just("build_commit,model_type,model_size,model_n_params,n_gpu_layers,flash_attn,n_prompt,n_gen,n_depth,avg_ts".to_string()),
+        "\"[a-f0-9]{0,8}\",\"llama 8B Q4_0\",\"[0-9]{0,10}\",\"[0-9]{0,10}\",\"-?[0-9]{0,3}\",\"-?[01]\",\"[0-9]{0,4}\",\"[0-9]{0,4}\",\"[0-9]{0,6}\",\"[0-9.]{0,9}\"".prop_map(|s| s),
+        "slot print_timing: id  0 \\| task [0-9]{1,3} \\| (prompt )?eval time = [0-9.]{0,8} ms / [0-9]{0,5} tokens".prop_map(|s| s),
+        "slot      release: id  0 \\| task [0-9]{1,3} \\| stop processing: n_(past|tokens) = [0-9]{0,7}, truncated = 0".prop_map(|s| s),
+        "llama_perf_context_print:        eval time = [0-9.]{0,8} ms / [0-9]{0,5} runs".prop_map(|s| s),
+        Just("|    PP |     TG |    B |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |".to_string()),
+        Just("|    PP |     TG |   N_KV |   T_PP s | S_PP t/s |   T_TG s | S_TG t/s |".to_string()),
+        "main: n_kv_max = [0-9]{0,6}, flash_attn = -?[01], n_gpu_layers = -?[0-9]{0,3}, n_threads = [0-9]{0,3}".prop_map(|s| s),
         ".{0,40}",
     ];
     prop::collection::vec(line, 0..12).prop_map(|l| l.join("\n"))
@@ -206,6 +214,34 @@ fn the_paste_parsers_take_any_text() {
         })
         .unwrap();
     println!("fuzz calibration pastes: {} pastes in {:.1} s", cases(), t.elapsed().as_secs_f64());
+}
+
+#[test]
+fn the_diagnosis_takes_any_text() {
+    use tokbound::report::diagnose::{diagnose, Diagnosis};
+    let t = Instant::now();
+    let cat = catalog();
+    let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-8b");
+    runner()
+        .run(&paste(), |text| {
+            match diagnose(&text, &s, cat, true) {
+                Ok(d) => {
+                    for r in &d.runs {
+                        prop_assert!(
+                            r.expected_tok_s > 0.0 && r.ceiling_tok_s > 0.0 && r.share_of_ceiling.is_finite(),
+                            "{r:?}"
+                        );
+                        prop_assert!(r.causes.iter().all(|c| c.expected_tok_s > r.expected_high_tok_s), "{r:?}");
+                        prop_assert!(!r.row.is_empty() && !r.row.contains('\n'), "{}", r.row);
+                    }
+                    prop_assert_eq!(Diagnosis::from_parts(&d.to_parts()), Some(d));
+                }
+                Err(e) => prop_assert!(!e.is_empty() && e.chars().count() < 600, "{e}"),
+            }
+            Ok(())
+        })
+        .unwrap();
+    println!("fuzz diagnosed pastes: {} pastes in {:.1} s", cases(), t.elapsed().as_secs_f64());
 }
 
 /// Text shaped like what people paste into the Hugging Face box: ids, links, fragments, junk.

@@ -30,6 +30,7 @@
 //! ([`UserFit`]). `tests/calibration.rs` recomputes the leave-one-machine-out and
 //! leave-one-backend-out errors that docs/accuracy.md reports.
 
+pub mod paste;
 pub mod user;
 
 use std::collections::BTreeSet;

@@ -12,6 +12,43 @@ use crate::estimator::{CpuFamily, HostCpu};
 /// given: a 16-core desktop of the current generation but one (documented in docs/scenario.md).
 pub const TYPICAL_DESKTOP: &str = "ryzen-9-7950x";
 
+/// The SIMD families a described CPU (`cpu_simd=`) can name, as the catalog's rows of each
+/// family have them: (id, name, ARM, int8 operations and 16-bit FLOP per core per cycle). The
+/// figures are the catalog's own for that family (data/cpus.csv `int8_ops_per_cycle`,
+/// `f16_flops_per_cycle`, whose `throughput_source` cites the vendors' optimization guides):
+/// AVX without FMA as Sandy/Ivy Bridge; AVX2 as two 256-bit FMA pipes (Haswell to Raptor Lake,
+/// Zen 2/3); AVX-512 on 256-bit units as Zen 4 and one-FMA-unit Xeons; AVX-512 as two 512-bit FMA
+/// units (Skylake-SP Gold/Platinum, Zen 5 desktop); AMX parts decode with their AVX-512; NEON
+/// without dot product as Cortex-A72; NEON with `SDOT` on two 128-bit pipes as Cortex-A76; `SMMLA`
+/// (i8mm) on two pipes as Neoverse N2/Graviton 3's NEON; SVE on two 256-bit pipes as Neoverse V1.
+pub const SIMD: [(&str, &str, bool, f64, f64); 9] = [
+    ("avx", "AVX (no FMA)", false, 32.0, 16.0),
+    ("avx2", "AVX2", false, 128.0, 32.0),
+    ("avx512-256", "AVX-512 on 256-bit units", false, 128.0, 32.0),
+    ("avx512", "AVX-512", false, 256.0, 64.0),
+    ("amx", "AVX-512 with AMX", false, 256.0, 64.0),
+    ("neon", "NEON (no dot product)", true, 16.0, 16.0),
+    ("neon-dotprod", "NEON dot product", true, 64.0, 32.0),
+    ("neon-i8mm", "NEON i8mm", true, 128.0, 32.0),
+    ("sve", "SVE", true, 256.0, 64.0),
+];
+
+/// The ids of [`SIMD`], for the `cpu_simd` key.
+pub const SIMD_IDS: &[&str] = &[
+    "avx",
+    "avx2",
+    "avx512-256",
+    "avx512",
+    "amx",
+    "neon",
+    "neon-dotprod",
+    "neon-i8mm",
+    "sve",
+];
+
+/// The id a described CPU goes by.
+pub const DESCRIBED: &str = "described";
+
 /// One CPU.
 #[derive(Clone, Debug)]
 pub struct Cpu {
@@ -41,6 +78,10 @@ pub struct Cpu {
     pub max_sockets: u32,
     pub source: String,
     pub throughput_source: String,
+    /// The package power its maker states (AMD's default TDP, Intel's TDP or Processor Base
+    /// Power), watts, per socket; `None` where the maker states none (Apple, most boards).
+    pub tdp_w: Option<f64>,
+    pub tdp_source: String,
 }
 
 impl Cpu {
@@ -94,6 +135,44 @@ impl Cpu {
             && m.bus_bits == Some(f64::from(64 * self.channels))
     }
 
+    /// This CPU with the figures a person gave for theirs (`cpu_cores`, `cpu_ghz`, `cpu_simd`,
+    /// each `None` where not given): a CPU outside the catalog. It keeps this one's memory and
+    /// channels, runs in up to 8 sockets, has no stated package power, and is x86-server where an
+    /// x86 CPU has more than 16 cores.
+    pub fn described(&self, cores: Option<u32>, ghz: Option<f64>, simd: Option<&str>) -> Cpu {
+        let mut c = self.clone();
+        if let Some(n) = cores {
+            c.cores = n;
+            c.efficiency_cores = 0;
+            c.threads = c.threads.max(n);
+        }
+        if let Some(g) = ghz {
+            c.base_ghz = g;
+            c.boost_ghz = g;
+        }
+        let family = simd.and_then(|id| SIMD.iter().find(|s| s.0 == id));
+        if let Some(&(_, name, arm, int8, f16)) = family {
+            c.simd = name.to_string();
+            c.int8_ops_per_cycle = int8;
+            c.f16_flops_per_cycle = f16;
+            c.family = if arm { CpuFamily::Arm } else { CpuFamily::X86Desktop };
+        }
+        if matches!(c.family, CpuFamily::X86Desktop | CpuFamily::X86Server) {
+            c.family = if c.cores > 16 {
+                CpuFamily::X86Server
+            } else {
+                CpuFamily::X86Desktop
+            };
+        }
+        c.name = format!("a described CPU ({} cores at {} GHz, {})", c.cores, c.base_ghz, c.simd);
+        c.id = DESCRIBED.to_string();
+        c.max_sockets = 8;
+        c.tdp_w = None;
+        c.tdp_source = String::new();
+        c.source = String::new();
+        c
+    }
+
     /// The threads a runtime uses by default on `sockets` sockets: one per performance core
     /// (llama.cpp's default), or every core where there is one kind.
     pub fn default_threads(&self, sockets: u32) -> u32 {
@@ -121,6 +200,8 @@ pub(super) fn parse_cpu(r: &csv::Record) -> Result<Cpu, String> {
         max_sockets: r.count("max_sockets")?,
         source: r.text("source").to_string(),
         throughput_source: r.text("throughput_source").to_string(),
+        tdp_w: r.opt_f64("tdp_w")?,
+        tdp_source: r.text("tdp_source").to_string(),
     })
 }
 

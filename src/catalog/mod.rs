@@ -46,6 +46,10 @@ pub struct Machine {
     /// The sockets a CPU machine's bandwidth is summed over.
     pub sockets: u32,
     pub source: String,
+    /// What it draws at most, watts, with its source: a GPU's board power, a SoC's package power
+    /// (a CPU machine's comes from its CPU, [`Cpu::tdp_w`]); `None` where the maker states none.
+    pub power_w: Option<f64>,
+    pub power_source: String,
 }
 
 /// A memory type's family, which the calibration's classes follow.
@@ -282,7 +286,7 @@ pub fn calibration() -> &'static Calibration {
 }
 
 /// Reads data/measured.csv.
-fn read_measurements(text: &str) -> Result<Vec<Measurement>, String> {
+pub fn read_measurements(text: &str) -> Result<Vec<Measurement>, String> {
     csv::records(text, parse_measurement).map_err(|e| format!("measured.csv: {e}"))
 }
 
@@ -562,6 +566,8 @@ fn parse_machine(r: &csv::Record) -> Result<Machine, String> {
             _ => r.count("sockets")?,
         },
         source: r.text("source").to_string(),
+        power_w: r.opt_f64("power_w")?,
+        power_source: r.text("power_source").to_string(),
     })
 }
 

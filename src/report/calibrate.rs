@@ -24,7 +24,7 @@ pub fn machine_for_device<'a>(device: &str, cat: &'a crate::catalog::Catalog) ->
 
 /// The catalog model a llama-bench row names: its parameter count within 3%, and its type's
 /// first word (`llama`, `qwen3moe`, `gemma3`) the start of the model's family or id.
-fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> Option<&'a crate::catalog::Model> {
+pub fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> Option<&'a crate::catalog::Model> {
     let params = run.params? / 1e9;
     let alnum = |s: &str| {
         s.to_ascii_lowercase()
@@ -42,7 +42,7 @@ fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> Optio
 }
 
 /// A llama-bench type's active share (`qwen3moe 30B.A3B Q4_K - Medium` → 3 ÷ 30).
-fn active_share(model: &str) -> Option<f64> {
+pub fn active_share(model: &str) -> Option<f64> {
     let (total, active) = model.split_whitespace().find_map(|w| w.split_once(".A"))?;
     let (t, a) = (first_number(total)?, first_number(active)?);
     (t > 0.0 && a > 0.0 && a <= t).then_some(a / t)

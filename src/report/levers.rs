@@ -56,6 +56,9 @@ pub struct Lever {
     /// It costs speed (`ratio` below 1): an alternative shown apart from the levers (a cheaper
     /// machine, a higher-bit format), never advice to go faster.
     pub alternative: bool,
+    /// The electricity cost of a million tokens after the change ([`super::energy`]), where the
+    /// changed machine has a power figure.
+    pub cost_per_mtok: Option<f64>,
 }
 
 impl Lever {
@@ -140,7 +143,15 @@ pub fn levers(s: &Scenario, cat: &Catalog) -> Vec<Lever> {
     // These two say so when they gain little: that is the point they make.
     out.extend(ctx.context(inputs.context));
     out.extend(ctx.faster_gpu(&inputs));
-    out.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
+    if s.text(Key::Rank) == Some("cost") {
+        // Cheapest million tokens first; levers without a power figure after, by gain.
+        out.sort_by(|a, b| match (a.cost_per_mtok, b.cost_per_mtok) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (x, y) => x.is_none().cmp(&y.is_none()).then(b.ratio.total_cmp(&a.ratio)),
+        });
+    } else {
+        out.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
+    }
     out
 }
 
@@ -179,8 +190,10 @@ impl Ctx<'_> {
                 change.push((k, String::new()));
             }
         }
-        let e = estimate(&next.resolve(self.cat).ok()?);
+        let inputs = next.resolve(self.cat).ok()?;
+        let e = estimate(&inputs);
         let value = figure.of(&e)?;
+        let cost_per_mtok = super::energy::energy(&next, self.cat, &inputs, &e).cost_per_mtok;
         let ratio = value / self.base.expected_tok_s;
         Some(Lever {
             change,
@@ -192,6 +205,7 @@ impl Ctx<'_> {
             cost,
             note,
             alternative: ratio < 1.0 - 1e-9,
+            cost_per_mtok,
         })
     }
 

@@ -6,6 +6,9 @@
 
 pub mod calibrate;
 pub mod commands;
+pub mod contribute;
+pub mod diagnose;
+pub mod energy;
 pub mod imported;
 pub mod levers;
 pub mod measure;

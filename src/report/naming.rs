@@ -67,6 +67,11 @@ pub fn field_label(key: Key) -> &'static str {
         Key::Split => "Layer-split devices",
         Key::With => "Other GPUs",
         Key::TensorSplit => "Share of the layers",
+        Key::Power => "Measured power",
+        Key::KwhPrice => "Electricity price",
+        Key::CpuCores => "CPU cores",
+        Key::CpuGhz => "CPU clock",
+        Key::CpuSimd => "CPU SIMD",
         _ => key.name(),
     }
 }

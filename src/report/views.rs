@@ -614,6 +614,8 @@ pub struct MachineRow {
     pub price_usd: Option<f64>,
     /// With a `target`: whether it fits and its expected speed reaches the target.
     pub meets: Option<bool>,
+    /// Tokens a joule at its rated power ([`crate::report::energy`]), where it has one.
+    pub tokens_per_joule: Option<f64>,
 }
 
 /// The table's sortable columns.
@@ -628,10 +630,11 @@ pub enum Column {
     Fits,
     Bytes,
     Price,
+    TokensPerJoule,
 }
 
 impl Column {
-    pub const ALL: [Column; 9] = [
+    pub const ALL: [Column; 10] = [
         Column::Machine,
         Column::Kind,
         Column::Bandwidth,
@@ -641,6 +644,7 @@ impl Column {
         Column::Fits,
         Column::Bytes,
         Column::Price,
+        Column::TokensPerJoule,
     ];
 
     pub fn label(self) -> &'static str {
@@ -654,6 +658,7 @@ impl Column {
             Column::Fits => "Fits?",
             Column::Bytes => "Bytes/token",
             Column::Price => "Launch price (USD)",
+            Column::TokensPerJoule => "Tokens/J (at TDP)",
         }
     }
 
@@ -668,6 +673,7 @@ impl Column {
             Column::Fits => "fits",
             Column::Bytes => "bytes",
             Column::Price => "price",
+            Column::TokensPerJoule => "tokens-per-joule",
         }
     }
 }
@@ -779,7 +785,7 @@ pub fn view_label(v: crate::scenario::View) -> &'static str {
 /// (the snippet's script then sizes it to the content the embed reports). Measured in Chromium at
 /// 700 px and rounded up (tests/e2e/embed.test.mjs checks it against the content).
 pub fn embed_height(views: &[String], notes: usize) -> u32 {
-    const HEADLINE: u32 = 520;
+    const HEADLINE: u32 = 560;
     const NOTE: u32 = 40;
     const CHART: u32 = 430;
     const TABLE: u32 = 860;
@@ -896,6 +902,9 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
                 measured,
                 price_usd: m.price_usd,
                 meets: target.map(|t| meets(e.fits, e.expected_tok_s, t)),
+                tokens_per_joule: crate::report::energy::machine_power(cat, m, inputs.host.as_ref(), &e)
+                    .ok()
+                    .map(|parts| crate::report::energy::tokens_per_second(&e) / crate::report::energy::total(parts).0),
             }
         })
         .collect()
@@ -934,6 +943,10 @@ fn compare(a: &MachineRow, b: &MachineRow, column: Column, ascending: bool) -> s
             Column::Bytes => a.bytes_per_token.total_cmp(&b.bytes_per_token),
             // Unknown prices sort past every known one, whichever way.
             Column::Price => match (a.price_usd, b.price_usd) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                (x, y) => return x.is_none().cmp(&y.is_none()),
+            },
+            Column::TokensPerJoule => match (a.tokens_per_joule, b.tokens_per_joule) {
                 (Some(x), Some(y)) => x.total_cmp(&y),
                 (x, y) => return x.is_none().cmp(&y.is_none()),
             },
@@ -1173,6 +1186,7 @@ pub fn machine_rows_csv(rows: &[MachineRow]) -> String {
             "measured_context",
             "price_usd",
             "meets",
+            "tokens_per_joule",
         ],
         rows.iter().map(|r| {
             [
@@ -1191,6 +1205,7 @@ pub fn machine_rows_csv(rows: &[MachineRow]) -> String {
                 r.measured.map_or(String::new(), |m| m.0.to_string()),
                 r.price_usd.map_or(String::new(), |p| p.to_string()),
                 r.meets.map_or(String::new(), |m| m.to_string()),
+                r.tokens_per_joule.map_or(String::new(), |t| t.to_string()),
             ]
         }),
     )

@@ -21,7 +21,10 @@ impl Scenario {
             Kind::Apple | Kind::Soc => self.backend(cat) == Backend::Cpu,
         };
         if !cpu_reads {
-            if self.has(Key::Cpu) || self.has(Key::Threads) || self.has(Key::Sockets) {
+            if [Key::Cpu, Key::Threads, Key::Sockets, Key::CpuCores, Key::CpuGhz, Key::CpuSimd]
+                .iter()
+                .any(|&k| self.has(k))
+            {
                 r.notes.push(Note::HostIgnored);
             }
             return None;
@@ -43,6 +46,13 @@ impl Scenario {
                 return None;
             }
         };
+        // A CPU outside the catalog, described by its figures over this one's.
+        let described = [Key::CpuCores, Key::CpuGhz, Key::CpuSimd]
+            .iter()
+            .any(|&k| self.has(k))
+            .then(|| cpu.described(self.whole(Key::CpuCores), self.number(Key::CpuGhz), self.text(Key::CpuSimd)));
+        let assumed = assumed && described.is_none();
+        let cpu = described.as_ref().unwrap_or(cpu);
         let sockets = self
             .whole(Key::Sockets)
             .unwrap_or_else(|| catalog_machine.map_or(1, |m| m.sockets).min(cpu.max_sockets));

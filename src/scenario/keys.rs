@@ -16,12 +16,16 @@ pub enum Key {
     Kind,
     Tflops,
     Usable,
+    Power,
     Backend,
     Vendor,
     Engine,
     Cpu,
     Threads,
     Sockets,
+    CpuCores,
+    CpuGhz,
+    CpuSimd,
     Cal,
     Measured,
     Model,
@@ -62,6 +66,7 @@ pub enum Key {
     Weights,
     Ctx,
     Kv,
+    Fa,
     GpuFrac,
     RamBw,
     Ram,
@@ -79,6 +84,8 @@ pub enum Key {
     Prompt,
     Target,
     MinTokS,
+    KwhPrice,
+    Rank,
     Embed,
     View,
     Theme,
@@ -339,6 +346,19 @@ pub const KEYS: &[KeySpec] = &[
         link_default: None,
     },
     KeySpec {
+        key: Key::Power,
+        name: "power",
+        group: Group::Machine,
+        value: ValueKind::Positive { min: 0.1, max: 100_000.0 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "what the machine draws while it decodes, as you measured it (watts): used for the energy and cost figures in place of the rated power (TDP), and said so; the only power a custom machine or a described CPU has",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "W",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the rated power: the GPU's board power (and a second GPU's), plus the host CPU's package power where weights are read from system RAM; a CPU machine's CPU package power × sockets; a SoC's package power; none for Apple",
+        link_default: None,
+    },
+    KeySpec {
         key: Key::Backend,
         name: "backend",
         group: Group::Machine,
@@ -414,6 +434,45 @@ pub const KEYS: &[KeySpec] = &[
         unit: "1–8",
         #[cfg(not(target_arch = "wasm32"))]
         default: "the catalog machine's (1, or 2 for the dual-socket configurations)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::CpuCores,
+        name: "cpu_cores",
+        group: Group::Machine,
+        value: ValueKind::Whole { min: 1, max: 512 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "a described CPU's performance cores per socket, for a CPU not in the catalog: with `cpu_ghz` and `cpu_simd` it replaces the figures of the CPU named by `cpu` (or, without `cpu`, of the typical desktop); a described CPU runs in up to 8 sockets",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "1–512",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the CPU's (`cpu`, else the typical desktop's 16)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::CpuGhz,
+        name: "cpu_ghz",
+        group: Group::Machine,
+        value: ValueKind::Positive { min: 0.3, max: 7.0 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "a described CPU's all-core clock under a long vector load (its base clock), GHz",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "GHz",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the CPU's base clock (`cpu`, else the typical desktop's)",
+        link_default: None,
+    },
+    KeySpec {
+        key: Key::CpuSimd,
+        name: "cpu_simd",
+        group: Group::Machine,
+        value: ValueKind::Choice(crate::catalog::cpus::SIMD_IDS),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "a described CPU's SIMD family, which sets its int8 and 16-bit throughput per core per cycle (docs/catalog.md): `avx` (no FMA), `avx2`, `avx512-256` (AVX-512 on 256-bit units: Zen 4, one-FMA Xeons), `avx512` (two 512-bit FMA units), `amx` (Sapphire Rapids and later; decode uses its AVX-512), `neon`, `neon-dotprod`, `neon-i8mm`, `sve`; an ARM family makes it an ARM CPU",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "the CPU's (`cpu`, else the typical desktop's `avx512-256`)",
         link_default: None,
     },
     KeySpec {
@@ -937,6 +996,19 @@ pub const KEYS: &[KeySpec] = &[
         link_default: Some(super::DEFAULT_KV),
     },
     KeySpec {
+        key: Key::Fa,
+        name: "fa",
+        group: Group::Context,
+        value: ValueKind::Choice(&["on", "off"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "flash attention: `off` reads the KV cache at the slower rate fitted on runs without it (`-fa 0`), which costs more the deeper the context",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`on`",
+        link_default: None,
+    },
+    KeySpec {
         key: Key::GpuFrac,
         name: "gpu_frac",
         group: Group::Context,
@@ -1156,6 +1228,32 @@ pub const KEYS: &[KeySpec] = &[
         #[cfg(not(target_arch = "wasm32"))]
         default: "0 (every model)",
         link_default: Some("0"),
+    },
+    KeySpec {
+        key: Key::KwhPrice,
+        name: "kwh_price",
+        group: Group::Targets,
+        value: ValueKind::Share { min: 0.0, max: 100_000.0 },
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "the price of a kWh of electricity in your own currency (shown without a symbol), for the cost of a million generated tokens",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "per kWh",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "0.30",
+        link_default: Some("0.3"),
+    },
+    KeySpec {
+        key: Key::Rank,
+        name: "rank",
+        group: Group::Targets,
+        value: ValueKind::Choice(&["speed", "cost"]),
+        #[cfg(not(target_arch = "wasm32"))]
+        meaning: "how the levers are ranked: `speed` (the expected figure) or `cost` (the electricity cost of a million tokens, cheapest first; levers without a power figure last)",
+        #[cfg(not(target_arch = "wasm32"))]
+        unit: "",
+        #[cfg(not(target_arch = "wasm32"))]
+        default: "`speed`",
+        link_default: Some("speed"),
     },
     KeySpec {
         key: Key::Embed,

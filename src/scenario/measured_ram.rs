@@ -73,6 +73,9 @@ pub struct RamRun {
     pub sockets: u32,
     /// Tokens in the KV cache when it generated.
     pub context: f64,
+    /// It ran on fewer threads than its CPU has performance cores (over its sockets): the CPU's
+    /// arithmetic was held back, so a run slower than its bytes can show it.
+    pub fewer_threads_than_cores: bool,
 }
 
 /// What the RAM side's fit gives: the streaming multipliers, the CPU families' compute
@@ -141,7 +144,12 @@ impl RamRun {
 
 /// Every run of data/measured-ram.csv, split as the fit needs; an error names the bad line.
 pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
-    csv::records(MEASURED_RAM, |r| {
+    runs_from(MEASURED_RAM, cat)
+}
+
+/// The runs of `text` in data/measured-ram.csv's format (a header, then one run a line).
+pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
+    csv::records(text, |r| {
         let situation = match r.required("situation")? {
             "cpu-only" => Situation::CpuOnly,
             "experts-in-ram" => Situation::ExpertsInRam,
@@ -181,6 +189,11 @@ pub fn runs(cat: &Catalog) -> Result<Vec<RamRun>, String> {
             family: inputs.host.as_ref().map(|h| h.family),
             sockets: inputs.host.as_ref().map_or(1, |h| h.sockets),
             context: inputs.context,
+            fewer_threads_than_cores: inputs
+                .host
+                .as_ref()
+                .and_then(|h| cat.cpu(&h.id).ok().map(|c| h.threads < c.cores * h.sockets.max(1)))
+                .unwrap_or(false),
             tg_tok_s: r.f64("tg_tok_s")?,
             engine: r.text("engine").to_string(),
             url: r.required("url")?.to_string(),
@@ -236,7 +249,8 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
 
 /// The RAM side's fit over the fitted runs, in three steps:
 /// 1. the streaming multiplier of each situation over the single-socket runs;
-/// 2. a run slower than that predicts by more than [`COMPUTE_BOUND_MARGIN`] is compute-bound: the
+/// 2. a run on fewer threads than its CPU's cores that is slower than that predicts by more than
+///    [`COMPUTE_BOUND_MARGIN`] is compute-bound: the
 ///    efficiency of its CPU family is fitted on such runs (the share of peak their time implies),
 ///    and the multiplier is fitted again without them;
 /// 3. the remote sockets' streaming rate on the multi-socket runs.
@@ -252,9 +266,13 @@ pub fn fit(runs: &[RamRun]) -> RamSide {
         ..RamSide::default()
     };
     // The arithmetic modelled is the weights' matrix-vector products, not attention: only runs
-    // near an empty context can show it binding.
+    // near an empty context can show it binding, and only those on fewer threads than the CPU has
+    // cores. A run on every core that is slower than its bytes may be held back by anything the
+    // model does not count (threads meeting at every matrix, a slow memory controller); one on
+    // fewer threads shows the arithmetic those threads can do.
     let flagged = |r: &RamRun| {
         r.family.is_some()
+            && r.fewer_threads_than_cores
             && r.context <= COMPUTE_FIT_MAX_CONTEXT
             && r.tg_tok_s * COMPUTE_BOUND_MARGIN < r.predict_memory(first.multiplier(r.situation))
     };

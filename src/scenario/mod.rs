@@ -541,6 +541,11 @@ impl Scenario {
                 r.notes.push(Note::Measured { webgpu: how == "webgpu" });
             }
             self.apply_cal(&mut m, r);
+            if self.text(Key::Fa) == Some("off") {
+                // Without flash attention the KV cache streams at the rate fitted on such runs.
+                let (class, backend) = self.class_and_backend(cat);
+                m.time.own.kv = crate::catalog::calibration().fitted(class, backend).0.c[5];
+            }
             m
         })
     }

@@ -1,6 +1,8 @@
 //! Measured runs that are scored, not fitted: one model split over two or more different GPUs
 //! (`with=`, data/measured-mixed.csv), and several streams served at once (`batch=`,
-//! data/measured-batched.csv). Each is a tokbound query with its source; nothing is fitted on
+//! data/measured-batched.csv), and models whose kernels are young (hybrid linear attention such as
+//! Qwen3-Next, data/measured-young.csv, which run below their bytes while llama.cpp's kernels for
+//! them mature; one host so far, so no per-architecture cost is fitted). Each is a tokbound query with its source; nothing is fitted on
 //! them, so each run's error is the estimate's as shipped: the single-stream expected figure for a
 //! split, the aggregate over the streams (`batch.aggregate_tok_s`) for a batch.
 
@@ -10,6 +12,7 @@ use crate::scenario::Scenario;
 
 const MIXED: &str = include_str!("../../data/measured-mixed.csv");
 const BATCHED: &str = include_str!("../../data/measured-batched.csv");
+const YOUNG: &str = include_str!("../../data/measured-young.csv");
 
 /// Which file a scored run comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,16 +21,19 @@ pub enum Kind {
     MixedGpus,
     /// Concurrent streams on one machine.
     Batched,
+    /// A model whose architecture's kernels are young, in the machine's own memory.
+    YoungKernels,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 2] = [Kind::MixedGpus, Kind::Batched];
+    pub const ALL: [Kind; 3] = [Kind::MixedGpus, Kind::Batched, Kind::YoungKernels];
 
     /// How `tokbound accuracy` and docs/accuracy.md name it.
     pub fn label(self) -> &'static str {
         match self {
             Kind::MixedGpus => "mixed GPUs",
             Kind::Batched => "batched",
+            Kind::YoungKernels => "young kernels",
         }
     }
 
@@ -35,6 +41,7 @@ impl Kind {
         match self {
             Kind::MixedGpus => MIXED,
             Kind::Batched => BATCHED,
+            Kind::YoungKernels => YOUNG,
         }
     }
 }
@@ -70,7 +77,7 @@ pub fn runs(kind: Kind, cat: &Catalog) -> Result<Vec<ScoredRun>, String> {
         };
         let e = estimate(&inputs);
         let (measured_tok_s, expected_tok_s, ceiling_tok_s) = match kind {
-            Kind::MixedGpus => (r.f64("tg_tok_s")?, e.expected_tok_s, e.ceiling_tok_s),
+            Kind::MixedGpus | Kind::YoungKernels => (r.f64("tg_tok_s")?, e.expected_tok_s, e.ceiling_tok_s),
             Kind::Batched => {
                 let b = e
                     .batch

@@ -1,4 +1,4 @@
-//! A user's GGUF file, config.json or calibration paste is parsed in a Web Worker
+//! A user's GGUF file, config.json, calibration paste or run to diagnose is parsed in a Web Worker
 //! (public/parse-worker.js), so a hostile or huge input never holds the page's thread: the page
 //! keeps answering keystrokes while it is read, shows how far the reading has got, and can stop
 //! it.
@@ -40,12 +40,25 @@ pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
     answer(crate::in_part!(tools::calibrate_reply(paste, query)))
 }
 
+/// In the worker: a run to diagnose against the scenario `query` (the page's own):
+/// `["ok", parts of [`Diagnosis::to_parts`](crate::report::diagnose::Diagnosis::to_parts)…]` or
+/// `["error", message]`.
+#[wasm_bindgen]
+pub async fn worker_diagnose(paste: String, query: String) -> Vec<String> {
+    answer(crate::in_part!(tools::diagnose_reply(paste, query)))
+}
+
 /// What the page hands the worker.
 pub enum Request {
     Gguf(web_sys::File),
     Config(String),
     /// A calibration paste, and the scenario it is fitted for as a query string.
     Calibrate {
+        paste: String,
+        query: String,
+    },
+    /// A run to diagnose, and the scenario it is set against as a query string.
+    Diagnose {
         paste: String,
         query: String,
     },
@@ -135,6 +148,7 @@ pub fn start(request: Request, on_reply: impl Fn(Reply) + 'static) -> Result<Job
             Request::Gguf(file) => set("file", file),
             Request::Config(text) => set("text", &JsValue::from_str(text)),
             Request::Calibrate { paste, query } => set("paste", &JsValue::from_str(paste)) && set("query", &JsValue::from_str(query)),
+            Request::Diagnose { paste, query } => set("diagnose", &JsValue::from_str(paste)) && set("query", &JsValue::from_str(query)),
         };
     if !sent || worker.post_message(&message).is_err() {
         worker.terminate();

@@ -1,4 +1,4 @@
-//! The readers: the GGUF, config.json, Hugging Face listing and calibration paste parsers, and the
+//! The readers: the GGUF, config.json, Hugging Face listing, calibration and diagnosis paste parsers, and the
 //! reading of the bandwidth probe's messages. Where the release page is split
 //! (`--cfg tokbound_split`, [`crate::web::parts`]) they are a part of the module of their own,
 //! `tools`, fetched the first time a user imports, calibrates or measures.
@@ -66,6 +66,20 @@ pub fn calibrate_reply(paste: String, query: String) -> Result<Vec<String>, Unlo
         Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
         Err(e) => vec!["error".to_string(), e],
     })
+}
+
+/// The parse worker's answer for a run to diagnose against the scenario `query` (the page's
+/// own): `["ok", parts of [`Diagnosis::to_parts`](crate::report::diagnose::Diagnosis::to_parts)…]`
+/// or `["error", message]`.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+pub fn diagnose_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
+    let (scenario, _) = crate::scenario::Scenario::from_query(&query);
+    Ok(
+        match crate::report::diagnose::diagnose(&paste, &scenario, crate::catalog::catalog(), true) {
+            Ok(d) => std::iter::once("ok".to_string()).chain(d.to_parts()).collect(),
+            Err(e) => vec!["error".to_string(), e],
+        },
+    )
 }
 
 /// A GGUF header from the first `prefix.len()` bytes of a `size`-byte file (a Hub download).

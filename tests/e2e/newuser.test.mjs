@@ -353,6 +353,56 @@ test('the CPU that reads system RAM: its threads set the compute side, an imposs
   await linked.waitForFunction(() => /unknown CPU "rtx-4090"/.test(document.querySelector('[data-testid=input-cpu-error]').textContent));
 });
 
+test('energy: the cost of a million tokens follows the price typed; a bad price is refused beside its field, every other input kept', async () => {
+  const { page } = await load(browser, server.base + '?hw=rtx-4090&model=llama-3.1-8b&ctx=8192');
+  const energy = () => page.getByTestId('energy').textContent();
+  await page.waitForFunction(() => /J a token at TDP \(450 W/.test(document.querySelector('[data-testid=energy]')?.textContent ?? ''));
+  const cost = (t) => Number(/a million tokens cost ([0-9.]+) at/.exec(t)[1]);
+  const at30 = cost(await energy());
+  assert.match(await energy(), /at 0\.3 a kWh/);
+  await page.getByTestId('input-kwh-price').fill('0.6');
+  await page.waitForFunction(() => /at 0\.6 a kWh/.test(document.querySelector('[data-testid=energy]').textContent));
+  const at60 = cost(await energy());
+  assert.ok(Math.abs(at60 / at30 - 2) < 0.1, `${at30} -> ${at60}`);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('kwh_price') === '0.6');
+  // A bad price: refused beside the field, the link and the context untouched.
+  await page.getByTestId('input-kwh-price').fill('-2');
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-kwh-price-error]').textContent !== '');
+  assert.equal(new URL(page.url()).searchParams.get('kwh_price'), '0.6');
+  assert.equal(new URL(page.url()).searchParams.get('ctx'), '8192');
+  assert.match(await energy(), /at 0\.6 a kWh/);
+  // The power you measured replaces the rating; a Mac has none until you give one.
+  await page.getByTestId('input-power').fill('300');
+  await page.waitForFunction(() => /at the 300 W you gave/.test(document.querySelector('[data-testid=energy]').textContent));
+  const { page: mac } = await load(browser, server.base + '?hw=m4-max-40c&model=llama-3.1-8b');
+  await mac.waitForFunction(() => /Apple publishes no package power/.test(document.querySelector('[data-testid=energy]')?.textContent ?? ''));
+  assert.match(await mac.getByTestId('energy').textContent(), /Measured power/);
+  // The machine table's tokens per joule: sortable.
+  await page.getByTestId('sort-tokens-per-joule').waitFor();
+  // The levers ranked by the cost of a million tokens: cheapest first, those without a figure last.
+  await page.getByTestId('input-power').fill('');
+  await page.getByTestId('input-rank').selectOption('cost');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('rank') === 'cost');
+  await page.getByTestId('lever-row').first().waitFor({ timeout: 20000 });
+  const costs = await page.$$eval('[data-testid=levers] [data-testid=lever-row][data-alternative=false]', (rows) => rows.map((r) => r.getAttribute('data-cost-per-mtok')));
+  const known = costs.filter((c) => c !== null).map(Number);
+  assert.ok(known.length >= 2, JSON.stringify(costs));
+  assert.deepEqual(known, [...known].sort((a, b) => a - b));
+  assert.ok(costs.slice(known.length).every((c) => c === null), JSON.stringify(costs));
+});
+
+test('a CPU that is not listed: described by its cores, clock and SIMD, on two sockets', async () => {
+  const { page } = await load(browser, server.base + '?hw=ddr4-2666-6ch&model=llama-3.1-8b&cpu_cores=20&cpu_ghz=2.0&cpu_simd=avx512&threads=2');
+  await page.waitForFunction(() => /^Compute-bound/.test(document.querySelector('[data-testid=bound]')?.textContent ?? ''));
+  const before = await page.getByTestId('expected').textContent();
+  await page.getByTestId('input-cpu-ghz').fill('4');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=expected]').textContent !== b, before);
+  await page.getByTestId('input-sockets').fill('2');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sockets') === '2');
+  assert.equal(await page.getByTestId('input-sockets-error').textContent(), '');
+  assert.equal(await page.getByTestId('input-cpu-simd').inputValue(), 'avx512');
+});
+
 test('what would make it faster: clicking a lever changes the headline to its figure', async () => {
   const { page } = await load(browser, server.base + '?hw=ddr5-5600-2ch&model=qwen2.5-32b');
   const rows = page.getByTestId('lever-row');

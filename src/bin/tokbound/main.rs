@@ -31,6 +31,7 @@ const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/s
        tokbound measure   (this computer's memory read bandwidth, every core at once)
        tokbound catalog
        tokbound calibrate FILE ['<query>']   (llama-bench output, llama-server or ollama timings)
+       tokbound diagnose '<query>' [--text] < run   (why a run of yours differs from the estimate: llama-bench, llama-server, llama-cli or ollama output on standard input)
        tokbound keys
        tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)";
 
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Some("keys") => keys(),
         Some("catalog") => catalog_json(),
         Some("calibrate") => calibrate(&args[1..]),
+        Some("diagnose") => diagnose(&args[1..], text),
         Some("shell") => match tokbound::report::shell::html(catalog()) {
             Ok(html) => {
                 out(&html);
@@ -202,6 +204,7 @@ fn machines(args: &[String], text: bool) -> ExitCode {
                 "fits": r.fits,
                 "meets": r.meets,
                 "price_usd": r.price_usd,
+                "tokens_per_joule": r.tokens_per_joule,
                 // The scenario's backend where the machine runs it, else the machine's own.
                 "backend": catalog().machine(&r.id).map_or("", |m| {
                     scenario.backend_choice().filter(|b| m.allowed_backends().contains(b)).unwrap_or(m.default_backend()).id()
@@ -252,6 +255,7 @@ fn levers(args: &[String], text: bool) -> ExitCode {
                 "cost": l.cost,
                 "note": l.note,
                 "alternative": l.alternative,
+                "cost_per_mtok": l.cost_per_mtok,
             })
         })
         .collect();
@@ -304,6 +308,13 @@ fn estimate(args: &[String]) -> ExitCode {
             .collect();
         obj.insert("measured_runs".into(), runs.into());
         obj.insert("machine".into(), inputs.machine.name.clone().into());
+        let energy = tokbound::report::energy::energy(&scenario, cat, &inputs, &est);
+        obj.insert("power_w".into(), energy.power.map(|p| p.0).into());
+        obj.insert("power_source".into(), energy.power.map(|p| p.1.id()).into());
+        obj.insert("power_parts".into(), energy.parts.clone().into());
+        obj.insert("joules_per_token".into(), energy.joules_per_token.into());
+        obj.insert("cost_per_mtok".into(), energy.cost_per_mtok.into());
+        obj.insert("kwh_price".into(), energy.kwh_price.into());
         let model = match &inputs.model {
             estimator::ModelSpec::Arch { name, .. } => name.clone(),
             estimator::ModelSpec::Custom { .. } => "custom model".into(),
@@ -339,6 +350,7 @@ fn estimate_text(args: &[String]) -> ExitCode {
     outf(format_args!("Division: {}", tokbound::report::views::division(&e)));
     out(&tokbound::report::views::bound_text(&e));
     out(&tokbound::report::views::fit_text(&e));
+    out(&tokbound::report::energy::energy(&scenario, cat, &inputs, &e).text(tokbound::report::naming::Naming::Keys));
     for n in &e.notes {
         outf(format_args!("Note: {}", tokbound::report::views::note_text(n)));
     }
@@ -446,6 +458,47 @@ fn calibrate(args: &[String]) -> ExitCode {
     print_json(&json)
 }
 
+/// `tokbound diagnose '<query>'`: the run on standard input set beside what tokbound expects of
+/// it, with the causes of the difference and the run as a data row (JSON, or `--text`).
+fn diagnose(args: &[String], text: bool) -> ExitCode {
+    let limit = tokbound::calibration::paste::MAX_PASTE as u64 + 1;
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().take(limit).read_to_end(&mut bytes) {
+        eprintln!("diagnose: standard input: {e}");
+        return ExitCode::from(2);
+    }
+    if bytes.len() as u64 >= limit {
+        eprintln!("diagnose: the run on standard input is larger than 1 MB");
+        return ExitCode::from(2);
+    }
+    let (scenario, issues, unknown) = Scenario::from_query_with_unknown(&args.join("&"));
+    if !issues.is_empty() || !unknown.names.is_empty() {
+        issues.iter().for_each(|i| eprintln!("{i}"));
+        unknown.lines().iter().for_each(|l| eprintln!("{l}"));
+        return ExitCode::from(2);
+    }
+    let input = String::from_utf8_lossy(&bytes);
+    let d = match tokbound::report::diagnose::diagnose(&input, &scenario, catalog(), false) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("diagnose: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if text {
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{}", tokbound::report::diagnose::text(&d));
+        return ExitCode::SUCCESS;
+    }
+    match serde_json::to_value(&d) {
+        Ok(v) => print_json(&v),
+        Err(e) => {
+            eprintln!("diagnose: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// The three catalogs as one JSON object (docs/catalog.md).
 fn catalog_json() -> ExitCode {
     let cat = catalog();
@@ -466,6 +519,8 @@ fn catalog_json() -> ExitCode {
             "cpu": m.cpu,
             "sockets": m.sockets,
             "source": m.source,
+            "power_w": m.power_w,
+            "power_source": m.power_source,
         })).collect::<Vec<_>>(),
         "cpus": cat.cpus.iter().map(|c| serde_json::json!({
             "id": c.id,
@@ -484,6 +539,8 @@ fn catalog_json() -> ExitCode {
             "max_sockets": c.max_sockets,
             "source": c.source,
             "throughput_source": c.throughput_source,
+            "tdp_w": c.tdp_w,
+            "tdp_source": c.tdp_source,
         })).collect::<Vec<_>>(),
         "models": cat.models.iter().map(|m| serde_json::json!({
             "id": m.id,

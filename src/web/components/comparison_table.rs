@@ -39,7 +39,7 @@ pub fn ComparisonTable(
     let live = LiveTable::new(TableSpec {
         body,
         key_attr: "data-machine",
-        classes: &["", "num", "num", "num", "num", "", "num", "num", "num"],
+        classes: &["", "num", "num", "num", "num", "", "num", "num", "num", "num"],
         track: Box::new(move || {
             chosen.track();
             rows.track();
@@ -130,6 +130,7 @@ fn row_text(r: &MachineRow, chosen: &str) -> RowText {
             views::fits_text(r.fits, r.spill_fraction),
             fmt_bytes(r.bytes_per_token),
             r.price_usd.map(|p| format!("${p:.0}")).unwrap_or_default(),
+            r.tokens_per_joule.map(crate::report::energy::fmt_sig).unwrap_or_default(),
             r.measured.map(|(c, t)| format!("{} @ {c:.0}", fmt_tok_s(t))).unwrap_or_default(),
         ],
     }

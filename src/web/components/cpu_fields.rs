@@ -1,5 +1,7 @@
 //! The CPU that reads system RAM: which catalog CPU (`input-cpu`), how many threads the runtime
-//! uses (`input-threads`) and how many sockets the run spans (`input-sockets`).
+//! uses (`input-threads`), how many sockets the run spans (`input-sockets`), and a CPU outside
+//! the catalog described by its cores, clock and SIMD family (`input-cpu-cores`, `input-cpu-ghz`,
+//! `input-cpu-simd`).
 
 use leptos::prelude::*;
 
@@ -14,9 +16,14 @@ use crate::scenario::Key;
 pub fn CpuFields() -> impl IntoView {
     let mut cpus = vec![(String::new(), "the machine's (or a typical desktop)".to_string())];
     cpus.extend(catalog().cpus.iter().map(|c| (c.id.clone(), c.name.clone())));
+    let mut simd = vec![(String::new(), "the CPU's".to_string())];
+    simd.extend(crate::catalog::cpus::SIMD.iter().map(|f| (f.0.to_string(), f.1.to_string())));
     view! {
         <SelectField key=Key::Cpu label={field_label(Key::Cpu)} testid="input-cpu" options=cpus default="" />
         <NumberField key=Key::Threads label={field_label(Key::Threads)} hint="-t" testid="input-threads" placeholder="P-cores".to_string() />
         <NumberField key=Key::Sockets label={field_label(Key::Sockets)} hint="1–8" testid="input-sockets" placeholder="1".to_string() />
+        <NumberField key=Key::CpuCores label={field_label(Key::CpuCores)} hint="a CPU not listed" testid="input-cpu-cores" placeholder="the CPU's".to_string() />
+        <NumberField key=Key::CpuGhz label={field_label(Key::CpuGhz)} hint="GHz, all-core" testid="input-cpu-ghz" placeholder="the CPU's".to_string() />
+        <SelectField key=Key::CpuSimd label={field_label(Key::CpuSimd)} testid="input-cpu-simd" options=simd default="" />
     }
 }

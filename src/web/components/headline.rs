@@ -64,6 +64,18 @@ pub fn Headline(
                     _ => "Time to first token: unknown without a TFLOPS figure for this machine.".into(),
                 })}
             </p>
+            <p class="energy" data-testid="energy">
+                {move || {
+                    estimate.with(|x| {
+                        x.as_ref()
+                            .map(|(inputs, e)| {
+                                crate::web::state::scenario()
+                                    .with(|s| crate::report::energy::energy(s, crate::catalog::catalog(), inputs, e).text(crate::report::naming::Naming::Fields))
+                            })
+                            .unwrap_or_default()
+                    })
+                }}
+            </p>
             {move || {
                 e()
                     .and_then(|e| e.batch)

@@ -83,6 +83,11 @@ pub fn InputsForm() -> impl IntoView {
                 <NumberField key=Key::K label="Draft length" hint="tokens" testid="input-k" />
                 <NumberField key=Key::Accept label="Acceptance rate" hint="0–1" testid="input-accept" />
             </fieldset>
+            <fieldset class="picker">
+                <legend>"Energy"</legend>
+                <NumberField key=Key::KwhPrice label={field_label(Key::KwhPrice)} hint="per kWh, your currency" testid="input-kwh-price" placeholder="0.30".to_string() />
+                <NumberField key=Key::Power label={field_label(Key::Power)} hint="W, in place of TDP" testid="input-power" placeholder="rated (TDP)".to_string() />
+            </fieldset>
         </form>
     }
 }

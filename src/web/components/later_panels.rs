@@ -1,6 +1,6 @@
 //! The panels below the tables, in a part of the module of their own (`more`) where the page is
 //! split ([`crate::web::parts`]): what would make it faster and the commands that run it, and
-//! further down the import, calibration, share and how-it-works panels. The tables and charts,
+//! further down the import, calibration, diagnosis, share and how-it-works panels. The tables and charts,
 //! which the page shows first, do not wait for them: the part is fetched as the app mounts and
 //! each group of panels appears where it belongs when it arrives. If it cannot be fetched, the
 //! group's place says so (`part-error`) and everything else keeps working. The headline's
@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use super::calibrate_panel::CalibratePanel;
 use super::commands_panel::CommandsPanel;
+use super::diagnose_panel::DiagnosePanel;
 use super::headline_levers::HeadlineLevers;
 use super::how_it_works::HowItWorks;
 use super::import_panel::ImportPanel;
@@ -25,7 +26,8 @@ pub enum Panels {
     LeversAndCommands,
     /// What would make it faster alone (an embed's `levers` view).
     Levers,
-    /// The panels at the bottom: import, calibration, share, and how the numbers are made.
+    /// The panels at the bottom: import, calibration, diagnosis, share, and how the numbers are
+    /// made.
     Bottom,
     /// The one or two levers with the headline, which work out the levers the section shows.
     HeadlineLevers,
@@ -57,6 +59,7 @@ fn panels_view(panels: Panels, estimate: Memo<Option<(Inputs, Estimate)>>) -> Re
         Panels::Bottom => view! {
             <ImportPanel />
             <CalibratePanel />
+            <DiagnosePanel />
             <SharePanel />
             <HowItWorks />
         }

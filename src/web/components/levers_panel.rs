@@ -5,7 +5,9 @@
 
 use leptos::prelude::*;
 
+use super::select_field::SelectField;
 use crate::report::levers::Lever;
+use crate::scenario::Key;
 use crate::text::units::fmt_tok_s;
 use crate::web::state::{apply_lever, levers, scenario, stale_attr};
 
@@ -40,6 +42,7 @@ pub fn LeversPanel() -> impl IntoView {
         <section class="levers" data-testid="levers" aria-labelledby="levers-title" data-stale=move || stale_attr(shown.waiting())>
             <h2 id="levers-title">"What would make it faster"</h2>
             <p class="hint">"Each change on its own: the speed the headline would show, against today's, and what it costs. Apply one to try it."</p>
+            <SelectField key=Key::Rank label="Rank by" testid="input-rank" options=rank_options() default="speed" />
             <table class="levers-table">{head()}<tbody>{part(false)}</tbody></table>
             <Show when=any_alternative>
                 <h3 class="levers-alternatives">"Alternatives that cost speed"</h3>
@@ -48,6 +51,14 @@ pub fn LeversPanel() -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+/// The levers' orders (`rank=`): by speed, or by the electricity cost of a million tokens.
+fn rank_options() -> Vec<(String, String)> {
+    vec![
+        ("speed".to_string(), "speed".to_string()),
+        ("cost".to_string(), "cost of a million tokens".to_string()),
+    ]
 }
 
 /// Where a lever's row stands: its hooks, and whether its Apply brings the headline back into view.
@@ -91,6 +102,8 @@ pub fn lever_row(
         None => "unknown",
     };
     let alternative = if l.alternative { "true" } else { "false" };
+    let per_mtok = l.cost_per_mtok.map(crate::report::energy::fmt_sig);
+    let energy = per_mtok.clone().map(|c| format!("{c} per million tokens in power"));
     view! {
         <tr
             data-testid=hooks.row
@@ -98,12 +111,13 @@ pub fn lever_row(
             data-change=change_text
             data-figure=figure_id
             data-alternative=alternative
+            data-cost-per-mtok=per_mtok
         >
             <td class="lever-label">{l.label}<small>{l.note}</small></td>
             <td class="num">{format!("{figure} tok/s")}</td>
             <td class="num">{format!("×{:.2}", l.ratio)}</td>
             <td>{fits}</td>
-            <td>{l.cost}</td>
+            <td>{l.cost}<small>{energy}</small></td>
             <td>
                 <button
                     type="button"

@@ -11,6 +11,7 @@ pub mod comparison_table;
 pub mod context_field;
 pub mod copy_button;
 pub mod cpu_fields;
+pub mod diagnose_panel;
 pub mod embed_view;
 pub mod gpu_guess;
 pub mod headline;
