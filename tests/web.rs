@@ -63,7 +63,8 @@ async fn the_app_shows_the_default_ceiling_and_follows_the_context_field() {
     tick().await;
     let first = ceiling(&host);
     assert!((45.0..55.0).contains(&first), "{first}");
-    type_into(&by_testid(&host, "input-ctx"), "131072");
+    // The form mounts after the headline's first paint (app.rs, stages).
+    type_into(&mounted(&host, "input-ctx").await, "131072");
     tick().await;
     let long = ceiling(&host);
     assert!(long < first, "{long} should be below {first}");

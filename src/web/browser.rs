@@ -136,8 +136,9 @@ fn after_ms_boxed(ms: i32, f: Box<dyn FnOnce()>) {
     let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
 }
 
-/// Runs `f` after the next paint (in the second animation frame from now), so what a change
-/// updates first is on screen before slower work starts.
+/// Runs `f` in a task of its own once the next frame has been painted (a timer set from that
+/// frame's animation callback), so what a change updates first is on screen before slower work
+/// starts, and a key pressed meanwhile is answered between such tasks rather than after all of them.
 pub fn after_next_paint(f: impl FnOnce() + 'static) {
     after_next_paint_boxed(Box::new(f));
 }
@@ -146,13 +147,8 @@ pub fn after_next_paint(f: impl FnOnce() + 'static) {
 /// `Closure::once_into_js` brings its own copy of wasm-bindgen's closure machinery.
 fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
     let Some(window) = web_sys::window() else { return };
-    let second = Closure::once_into_js(f);
-    let first = Closure::once_into_js(move || {
-        if let Some(w) = web_sys::window() {
-            let _ = w.request_animation_frame(second.unchecked_ref());
-        }
-    });
-    let _ = window.request_animation_frame(first.unchecked_ref());
+    let frame = Closure::once_into_js(move || after_ms_boxed(0, f));
+    let _ = window.request_animation_frame(frame.unchecked_ref());
 }
 
 /// Scrolls the first element `selector` finds to the top of the window where the page has
@@ -167,6 +163,31 @@ pub fn keep_in_view(selector: &str) {
     if element.get_bounding_client_rect().top() < 0.0 {
         element.scroll_into_view();
     }
+}
+
+/// A ResizeObserver keeping a width (see [`follow_width`]), disconnected when dropped.
+pub struct WidthWatch {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl Drop for WidthWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// Keeps `width` at `element`'s CSS width (`clientWidth`) whenever its size changes. A
+/// ResizeObserver's callback runs just after the frame's layout, so reading it there forces none.
+pub fn follow_width(element: &web_sys::Element, width: std::rc::Rc<std::cell::Cell<i32>>) -> Option<WidthWatch> {
+    let target = element.clone();
+    let callback = Closure::<dyn FnMut()>::new(move || width.set(target.client_width()));
+    let observer = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+    observer.observe(element);
+    Some(WidthWatch {
+        observer,
+        _callback: callback,
+    })
 }
 
 /// In an embed: tells the page around the iframe how tall the embed's content is, now and

@@ -106,6 +106,24 @@ export async function ceiling(page) {
   return Number(m[1]);
 }
 
+/**
+ * Opens `url` at `viewport` (running `init` before the page's own scripts), waits for the app,
+ * scrolls the table `scroll` names (a data-testid) to the top where given, and lets the page
+ * settle; returns the page.
+ */
+export async function openView(browser, url, viewport, scroll, init) {
+  const { page } = await openPage(browser, { viewport });
+  if (init) await page.addInitScript(init);
+  await page.goto(url);
+  await ceiling(page);
+  if (scroll) {
+    await page.getByTestId(scroll).locator('tbody tr').first().waitFor({ state: 'attached' });
+    await page.getByTestId(scroll).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  }
+  await page.waitForTimeout(300);
+  return page;
+}
+
 /** Waits until the chart has drawn at least once: charts draw a few frames after the headline. */
 export async function drawn(page, testid) {
   await page.waitForFunction((id) => Number(document.querySelector(`[data-testid="${id}"]`)?.dataset.draws) >= 1, testid);
@@ -136,5 +154,27 @@ export async function canvasSignature(page, testid) {
       colours.add(v); hash = (hash * 31 + v) >>> 0;
     }
     return { width: c.width, height: c.height, colours: colours.size, hash };
+  });
+}
+
+/**
+ * Presses `key` (a digit or `Backspace`) as a person does: a trusted key press through the
+ * browser's input pipeline (CDP `Input.dispatchKeyEvent`, key down then up), into whatever field
+ * has focus. `cdp` is `page.context().newCDPSession(page)`.
+ */
+export async function pressKey(cdp, key) {
+  const digit = /^\d$/.test(key);
+  const code = digit ? `Digit${key}` : key;
+  const windowsVirtualKeyCode = digit ? key.charCodeAt(0) : { Backspace: 8, End: 35 }[key];
+  const down = digit ? { type: 'keyDown', text: key, unmodifiedText: key } : { type: 'rawKeyDown' };
+  await cdp.send('Input.dispatchKeyEvent', { ...down, key, code, windowsVirtualKeyCode });
+  await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code, windowsVirtualKeyCode });
+}
+
+/** Focuses the `data-testid=testid` field without scrolling, its caret after its last character. */
+export async function focusEnd(page, testid) {
+  await page.getByTestId(testid).evaluate((el) => {
+    el.focus({ preventScroll: true });
+    el.setSelectionRange(el.value.length, el.value.length);
   });
 }

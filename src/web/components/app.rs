@@ -17,7 +17,7 @@ use crate::estimator::estimate;
 use crate::report::views;
 use crate::scenario::{Presentation, Scenario};
 use crate::web::browser;
-use crate::web::state::{scenario_from_query, want_long_tail, KeyProblems, Levers, UrlCommit};
+use crate::web::state::{scenario_from_query, want_long_tail, Deferred, KeyProblems, Levers, Rows, UrlCommit};
 
 /// How long typing (or dragging the context slider) must pause before the address bar is
 /// rewritten, in milliseconds.
@@ -34,7 +34,10 @@ pub fn App() -> impl IntoView {
     let (notices, set_notices) = signal(initial_notices);
 
     // The levers the headline works out and the levers section shows (both in the `more` part).
-    provide_context(Levers(RwSignal::new(Vec::new())));
+    provide_context(Levers {
+        list: RwSignal::new(Vec::new()),
+        shown: Deferred::new(scenario),
+    });
     fetch_long_tail_for_all_machines(scenario);
 
     let cat = catalog();
@@ -152,13 +155,23 @@ fn stages() -> (ReadSignal<bool>, ReadSignal<bool>) {
     (form, below)
 }
 
-/// A memo of a table's rows for the scenario, empty while it does not resolve.
+/// A table's rows, for a copy of the scenario of their own that follows it after the keystroke's
+/// frame (state::Deferred): the frame shows the headline alone, and each table takes the change up
+/// in a task of its own after that paint.
 fn rows_of<T: Clone + PartialEq + Send + Sync + 'static>(
     scenario: RwSignal<Scenario>,
     rows: fn(&Scenario, &crate::catalog::Catalog) -> Vec<T>,
-) -> Memo<Vec<T>> {
+) -> Rows<T> {
     let cat = catalog();
-    Memo::new(move |_| scenario.with(|s| if s.resolve(cat).is_ok() { rows(s, cat) } else { Vec::new() }))
+    let shown = Deferred::new(scenario);
+    Rows {
+        list: Memo::new(move |_| {
+            shown
+                .scenario
+                .with(|s| if s.resolve(cat).is_ok() { rows(s, cat) } else { Vec::new() })
+        }),
+        shown,
+    }
 }
 
 /// What is wrong with each key: the scenario's problems, and the link's notices about keys that

@@ -12,7 +12,7 @@ use crate::web::canvas_backend::MeasuredCanvas;
 
 /// What a chart shows. Calling it reads the chart's inputs — small memos, which is what the canvas
 /// watches — and returns the work that builds the plot (often hundreds of estimates), which runs
-/// only when the canvas draws, after the next paint. `None` draws nothing.
+/// only when the canvas draws, in a task of its own. `None` draws nothing.
 pub type PlotSource = Rc<dyn Fn() -> Box<dyn FnOnce() -> Option<Plot>>>;
 
 /// A [`PlotSource`] watching `key` and building the plot with `build`.
@@ -47,9 +47,10 @@ fn theme() -> Theme {
 }
 
 /// A canvas sized for the device pixel ratio, redrawn whenever what `chart` reads changes (memos:
-/// an input that leaves a chart's inputs equal causes no redraw). Drawing waits for the next
-/// paint; a newer change supersedes a pending draw. `data-draws` counts the draws, so tests can
-/// check that a chart redraws only when its inputs change.
+/// an input that leaves a chart's inputs equal causes no redraw). It draws in a task of its own; a
+/// newer change supersedes a pending draw. `data-draws` counts the draws, so tests can check that
+/// a chart redraws only when its inputs change; the figure is `data-stale` from a change until the
+/// chart shows it.
 #[component]
 pub fn ChartCanvas(
     /// The `data-testid` of the `<canvas>`.
@@ -58,12 +59,30 @@ pub fn ChartCanvas(
     label: &'static str,
     /// The chart.
     chart: PlotSource,
+    /// Set while what the chart reads still waits for the scenario's latest change (a table's
+    /// rows, which follow it after the keystroke's paint).
+    behind: Signal<bool>,
 ) -> impl IntoView {
     let canvas_ref = NodeRef::<Canvas>::new();
     let generation = Rc::new(Cell::new(0u32));
     let draws = Rc::new(Cell::new(0u32));
+    let pending = RwSignal::new(false);
     // Plotters draws on a canvas outside the page; the page's canvas shows a bitmap of it.
     let surface = crate::web::browser::offpage_canvas();
+    // The canvas's width as its layout last gave it, kept by a ResizeObserver (whose callback runs
+    // where the frame has just laid the page out): read in a drawing task instead, after other
+    // panels have written theirs, it would force a layout of its own for every chart.
+    let width = Rc::new(Cell::new(0));
+    let watch = StoredValue::new_local(None);
+    Effect::new({
+        let width = width.clone();
+        move |_| {
+            if let Some(canvas) = canvas_ref.get() {
+                watch.set_value(crate::web::browser::follow_width(&canvas, width.clone()));
+            }
+        }
+    });
+    on_cleanup(move || watch.dispose());
     Effect::new(move |_| {
         let build = chart();
         let (Some(canvas), Some(surface)) = (canvas_ref.get(), surface.clone()) else {
@@ -71,38 +90,26 @@ pub fn ChartCanvas(
         };
         let this = generation.get().wrapping_add(1);
         generation.set(this);
-        let (generation, draws) = (generation.clone(), draws.clone());
-        crate::web::browser::after_next_paint(move || {
-            if generation.get() != this {
-                return;
-            }
-            let Some(p) = build() else { return };
-            let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-            let css_width = f64::from(canvas.client_width().max(300));
-            // Wide pages get a wide chart; a chart of rows keeps room for each row's label.
-            let css_height = (css_width * 0.55).clamp(260.0, 460.0).max(p.min_height);
-            surface.set_width((css_width * ratio) as u32);
-            surface.set_height((css_height * ratio) as u32);
-            for (name, value) in &p.facts {
-                let _ = canvas.set_attribute(&format!("data-{name}"), value);
-            }
-            let Some(mut backend) = MeasuredCanvas::new(surface.clone(), ratio) else {
-                return;
-            };
-            let _ = plot::draw(&mut backend, &p, &theme());
-            wasm_bindgen_futures::spawn_local(async move {
-                let Some(bitmap) = crate::web::browser::snapshot(&surface).await else {
-                    return;
-                };
-                if generation.get() == this && crate::web::browser::show_bitmap(&canvas, &bitmap) {
-                    draws.set(draws.get() + 1);
-                    let _ = canvas.set_attribute("data-draws", &draws.get().to_string());
-                }
-            });
+        pending.set(true);
+        let draw = Draw {
+            generation: generation.clone(),
+            this,
+            draws: draws.clone(),
+            pending,
+            canvas,
+            surface,
+        };
+        // The chart's inputs change in the task that takes a change up after the keystroke's paint
+        // (state::Deferred); each chart draws in a task of its own after that.
+        let width = width.clone();
+        crate::web::browser::after_ms(0, move || {
+            let known = width.get();
+            let css_width = if known > 0 { known } else { draw.canvas.client_width() };
+            draw.run(build, f64::from(css_width.max(300)));
         });
     });
     view! {
-        <figure class="chart">
+        <figure class="chart" data-stale=move || crate::web::state::stale_attr(pending.get() || behind.get())>
             <canvas node_ref=canvas_ref data-testid=testid aria-label={label} role="img"></canvas>
             <button
                 type="button"
@@ -115,5 +122,58 @@ pub fn ChartCanvas(
                 "PNG"
             </button>
         </figure>
+    }
+}
+
+/// One draw of a chart, superseded by a newer one.
+struct Draw {
+    generation: Rc<Cell<u32>>,
+    this: u32,
+    draws: Rc<Cell<u32>>,
+    pending: RwSignal<bool>,
+    canvas: web_sys::HtmlCanvasElement,
+    surface: web_sys::HtmlCanvasElement,
+}
+
+impl Draw {
+    /// Whether no newer draw has been asked for.
+    fn current(&self) -> bool {
+        self.generation.get() == self.this
+    }
+
+    /// Builds the plot, draws it `css_width` wide and shows it on the page's canvas, unless a newer
+    /// draw has been asked for meanwhile.
+    fn run(self, build: Box<dyn FnOnce() -> Option<Plot>>, css_width: f64) {
+        if !self.current() {
+            return;
+        }
+        let Some(p) = build() else {
+            self.pending.try_set(false);
+            return;
+        };
+        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
+        // Wide pages get a wide chart; a chart of rows keeps room for each row's label.
+        let css_height = (css_width * 0.55).clamp(260.0, 460.0).max(p.min_height);
+        self.surface.set_width((css_width * ratio) as u32);
+        self.surface.set_height((css_height * ratio) as u32);
+        for (name, value) in &p.facts {
+            let _ = self.canvas.set_attribute(&format!("data-{name}"), value);
+        }
+        let Some(mut backend) = MeasuredCanvas::new(self.surface.clone(), ratio) else {
+            self.pending.try_set(false);
+            return;
+        };
+        let _ = plot::draw(&mut backend, &p, &theme());
+        wasm_bindgen_futures::spawn_local(async move {
+            let bitmap = crate::web::browser::snapshot(&self.surface).await;
+            if !self.current() {
+                return;
+            }
+            if bitmap.is_some_and(|b| crate::web::browser::show_bitmap(&self.canvas, &b)) {
+                self.draws.set(self.draws.get() + 1);
+                let _ = self.canvas.set_attribute("data-draws", &self.draws.get().to_string());
+            }
+            self.pending.try_set(false);
+        });
     }
 }

@@ -8,7 +8,7 @@ use crate::charts::{batch, context, machines, quants, spec, spill};
 use crate::estimator::{Estimate, Inputs, WeightSpec};
 use crate::report::views::{self, MachineRow, QuantRow};
 use crate::scenario::View;
-use crate::web::state::scenario;
+use crate::web::state::{scenario, Deferred, Rows};
 
 /// Formats drawn on the context chart beside the scenario's own.
 const CONTEXT_FORMATS: [&str; 3] = ["f16", "q8_0", "q4_k_m"];
@@ -20,23 +20,30 @@ pub fn ChartsPanel(
     /// The last valid (inputs, estimate).
     estimate: Memo<Option<(Inputs, Estimate)>>,
     /// The comparison table's rows (the machines chart reuses them).
-    machine_rows: Memo<Vec<MachineRow>>,
+    machine_rows: Rows<MachineRow>,
     /// The formats table's rows.
-    quant_rows: Memo<Vec<QuantRow>>,
+    quant_rows: Rows<QuantRow>,
     /// Draw only these charts (`machines`, `context` …); all when empty.
     #[prop(optional)]
     only: Vec<String>,
 ) -> impl IntoView {
     let show = move |name: &str| only.is_empty() || only.iter().any(|o| o == name);
-    let scenario = scenario();
+    // The charts take a change up after the keystroke's paint, in a task of their own
+    // (state::Deferred); the estimate is read as it is then, which is the estimate of the
+    // scenario they show. The machines and formats charts draw the tables' rows, which follow the
+    // tables' own copies of the scenario.
+    let shown = Deferred::new(scenario());
+    let scenario = shown.scenario;
+    let estimate = shown.estimate(estimate);
     let inputs = Memo::new(move |_| estimate.get().map(|(i, _)| i));
     let chosen_hw = move || scenario.with(|s| views::machine_id(s).unwrap_or_default().to_string());
-
+    let (machines_behind, formats_behind) = (machine_rows.shown, quant_rows.shown);
+    let (machine_rows, quant_rows) = (machine_rows.list, quant_rows.list);
     let bars = Memo::new(move |_| machine_bars(&machine_rows.get(), &chosen_hw(), estimate.get()));
 
     // What each chart depends on, as small memos that compare equal when an input leaves the
     // chart alone (the prompt length moves no chart); the charts' own data, hundreds of
-    // estimates, is computed when they draw, after the next paint.
+    // estimates, is computed when they draw, each in a task of its own.
     let curve_inputs = Memo::new(move |_| {
         inputs.get().map(|mut i| {
             i.prompt = 0.0;
@@ -81,7 +88,15 @@ pub fn ChartsPanel(
     });
 
     let chart = move |view: View, testid: &'static str, label: &'static str, source: PlotSource| {
-        show(view.id()).then(|| view! { <ChartCanvas testid=testid label=label chart=source /> })
+        let behind = Signal::derive(move || {
+            shown.waiting()
+                || match view {
+                    View::Machines => machines_behind.waiting(),
+                    View::Quants => formats_behind.waiting(),
+                    _ => false,
+                }
+        });
+        show(view.id()).then(|| view! { <ChartCanvas testid=testid label=label chart=source behind=behind /> })
     };
     view! {
         <section class="charts" aria-label="charts">

@@ -8,7 +8,7 @@ use super::copy_button::copy_button;
 use crate::catalog::catalog;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::commands::commands;
-use crate::web::state::scenario;
+use crate::web::state::{scenario, stale_attr, Deferred};
 
 /// One command line and its copy button (`{testid}`, `{testid}-copy`).
 fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl IntoView {
@@ -23,15 +23,22 @@ fn line(label: &'static str, testid: &'static str, text: Signal<String>) -> impl
 
 #[component]
 pub fn CommandsPanel(estimate: Memo<Option<(Inputs, Estimate)>>) -> impl IntoView {
-    let scenario = scenario();
-    let cmds = Memo::new(move |_| estimate.with(|e| e.as_ref().map(|(inputs, e)| scenario.with(|s| commands(s, catalog(), inputs, e)))));
+    // After the keystroke's frame, in a task of its own (state::Deferred).
+    let shown = Deferred::new(scenario());
+    let estimate = shown.estimate(estimate);
+    let cmds = Memo::new(move |_| {
+        estimate.with(|e| {
+            e.as_ref()
+                .map(|(inputs, e)| shown.scenario.with(|s| commands(s, catalog(), inputs, e)))
+        })
+    });
     let part = move |f: fn(&crate::report::commands::Commands) -> Option<String>| {
         Signal::derive(move || cmds.with(|c| c.as_ref().and_then(f).unwrap_or_default()))
     };
     // A format no listed engine loads has no command, only the note naming its runtimes.
     let runnable = move || cmds.with(|c| c.as_ref().is_some_and(|c| c.run.is_some()));
     view! {
-        <section class="commands" data-testid="commands" aria-labelledby="commands-title">
+        <section class="commands" data-testid="commands" aria-labelledby="commands-title" data-stale=move || stale_attr(shown.waiting())>
             <h2 id="commands-title">"Run it, then measure it"</h2>
             <Show when=runnable>
                 {line("Run", "command-run", part(|c| c.run.clone()))}

@@ -10,15 +10,16 @@ use crate::report::views::{self, Column, MachineRow};
 use crate::scenario::keys::MACHINE_SETS;
 use crate::scenario::Key;
 use crate::text::units::{fmt_bytes, fmt_tok_s};
-use crate::web::state::scenario;
+use crate::web::state::{stale_attr, Rows};
 
 /// The comparison table (`comparison-table`), one `<tbody>` row per machine.
 #[component]
 pub fn ComparisonTable(
     /// One row per machine, recomputed when the scenario changes.
-    rows: Memo<Vec<MachineRow>>,
+    rows: Rows<MachineRow>,
 ) -> impl IntoView {
-    let scenario = scenario();
+    let Rows { list: rows, shown } = rows;
+    let scenario = shown.scenario;
     let (sort, set_sort) = signal((Column::Ceiling, false));
     let (kind, set_kind) = signal(None::<Kind>);
     // A memo, so the rows' highlight re-runs only when the chosen machine changes.
@@ -31,7 +32,7 @@ pub fn ComparisonTable(
     // The order the rows are shown in. A sort or filter someone chose moves the rows at once; a
     // new estimate updates the numbers in place first and re-sorts after the next paint (moving
     // rows re-lays out the whole table, which would hold back the frame with the new numbers).
-    let shown = RwSignal::new(order.get_untracked());
+    let placed = RwSignal::new(order.get_untracked());
     // Rows stay in catalog order; sorting and filtering only reorder the same <tr>s, and a new
     // estimate only rewrites the text of each cell, so a keystroke never rebuilds the table. The
     // rows are built and written directly (live_cells), rows off screen after the next paint.
@@ -48,23 +49,19 @@ pub fn ComparisonTable(
             let chosen = chosen.get();
             rows.with(|r| r.get(i).map(|r| row_text(r, &chosen)))
         }),
-        order: Box::new(move || shown.get()),
+        order: Box::new(move || placed.get()),
         focusable: false,
     });
-    resort_after_paint(order, sort, kind, shown, live);
-    let sorted = move || {
-        order
-            .get()
-            .into_iter()
-            .filter_map(|i| rows.with(|r| r.get(i).cloned()))
-            .collect::<Vec<_>>()
-    };
+    let busy = live.busy();
+    resort_after_paint(order, sort, kind, placed, live);
+    // Stale until the rows show this scenario, each in its place.
+    let stale = move || shown.waiting() || busy.get() || order.with(|o| placed.with(|p| o != p));
     let header = move |col: Column| {
         let first = matches!(col, Column::Machine | Column::Kind | Column::Price);
         super::sort_header::sort_header(col, col.label(), format!("sort-{}", col.id()), first, sort, set_sort)
     };
     view! {
-        <section class="table-section">
+        <section class="table-section" data-stale=move || stale_attr(stale())>
             <h2 id="what-do-i-need">"What do I need? Every machine, this model"</h2>
             <p class="hint">"Give a target speed: the machines that fit this model and reach it are marked ✓ and listed first, whichever column you sort by."</p>
             {kind_filter(set_kind)}
@@ -78,7 +75,7 @@ pub fn ComparisonTable(
                 class="export"
                 data-testid="export-machines-csv"
                 on:click={move |_| {
-                    crate::web::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&sorted()));
+                    crate::web::browser::download_text("tokbound-machines.csv", "text/csv", &views::machine_rows_csv(&in_order(order, rows)));
                 }}
             >
                 "Download CSV"
@@ -97,6 +94,11 @@ pub fn ComparisonTable(
             </div>
         </section>
     }
+}
+
+/// The rows in `order`, as the table shows them.
+fn in_order(order: Memo<Vec<usize>>, rows: Memo<Vec<MachineRow>>) -> Vec<MachineRow> {
+    order.get().into_iter().filter_map(|i| rows.with(|r| r.get(i).cloned())).collect()
 }
 
 /// One machine's row as the table shows it.
@@ -127,7 +129,7 @@ fn row_text(r: &MachineRow, chosen: &str) -> RowText {
     }
 }
 
-/// Keeps `shown` following `order`. An Effect that writes a signal, on purpose: a new
+/// Keeps `placed` following `order`. An Effect that writes a signal, on purpose: a new
 /// estimate's numbers are painted in place first and the rows re-sorted after that paint
 /// (`live.later`), because moving rows re-lays out the whole table and would hold back the frame
 /// with the new headline past the 16 ms keystroke budget. A memo could not defer the work; a sort
@@ -136,7 +138,7 @@ fn resort_after_paint(
     order: Memo<Vec<usize>>,
     sort: ReadSignal<(Column, bool)>,
     kind: ReadSignal<Option<Kind>>,
-    shown: RwSignal<Vec<usize>>,
+    placed: RwSignal<Vec<usize>>,
     live: LiveTable,
 ) {
     let newest = StoredValue::new(0u64);
@@ -145,14 +147,14 @@ fn resort_after_paint(
         let now = (sort.get(), kind.get());
         newest.update_value(|n| *n += 1);
         let this = newest.get_value();
-        if chosen == Some(now) && next.len() == shown.with_untracked(Vec::len) {
+        if chosen == Some(now) && next.len() == placed.with_untracked(Vec::len) {
             live.later(Box::new(move || {
                 if newest.get_value() == this {
-                    shown.set(next);
+                    placed.set(next);
                 }
             }));
         } else {
-            shown.set(next);
+            placed.set(next);
         }
         now
     });

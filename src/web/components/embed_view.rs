@@ -10,7 +10,7 @@ use super::model_table::ModelTable;
 use crate::estimator::{Estimate, Inputs};
 use crate::report::views::{MachineRow, QuantRow};
 use crate::scenario::View;
-use crate::web::state::scenario;
+use crate::web::state::{scenario, Rows};
 
 /// The embed: headline, the chosen charts or table, and a link to the full page.
 #[component]
@@ -18,11 +18,11 @@ pub fn EmbedView(
     /// The last valid (inputs, estimate).
     estimate: Memo<Option<(Inputs, Estimate)>>,
     /// Rows for the machines chart and table.
-    machine_rows: Memo<Vec<MachineRow>>,
+    machine_rows: Rows<MachineRow>,
     /// Rows for the quants chart.
-    quant_rows: Memo<Vec<QuantRow>>,
+    quant_rows: Rows<QuantRow>,
     /// Rows for the model table.
-    model_rows: Memo<Vec<crate::report::runnable::ModelRow>>,
+    model_rows: Rows<crate::report::runnable::ModelRow>,
     /// The views named in the link (`context`, `machines`, `table` …).
     views: Vec<String>,
 ) -> impl IntoView {

@@ -1,5 +1,7 @@
 //! The answer: the expected figure and its band, the ceiling, the division written out, fit, the
-//! one or two changes that would make it faster, and time to first token.
+//! one or two changes that would make it faster, and time to first token. It follows the live
+//! estimate, so the frame after a keystroke shows it; its levers, like every panel below, follow
+//! after that paint (`data-stale` until they do).
 
 use leptos::prelude::*;
 
@@ -8,6 +10,7 @@ use crate::estimator::{Estimate, Inputs};
 use crate::report::shell::CEILING_MEANS;
 use crate::report::views;
 use crate::text::units::{fmt_band_parts, fmt_bytes, fmt_tok_s};
+use crate::web::state::{levers, stale_attr};
 
 /// The headline for the latest valid estimate.
 #[component]
@@ -46,7 +49,12 @@ pub fn Headline(
             <p class="fit" data-testid="fit" class:spills=spills>{with(views::fit_text)}</p>
             // Its height is kept from the start (style/main.css), so nothing moves when the
             // levers arrive with the `more` part.
-            <div class="headline-levers" data-testid="headline-levers" aria-live="off">
+            <div
+                class="headline-levers"
+                data-testid="headline-levers"
+                aria-live="off"
+                data-stale=move || stale_attr(levers().shown.waiting())
+            >
                 <p class="hl-title">"Faster with one change"</p>
                 <LaterPanels panels=Panels::HeadlineLevers estimate=estimate />
             </div>

@@ -9,7 +9,7 @@ use super::select_field::SelectField;
 use crate::report::levers::Lever;
 use crate::scenario::Key;
 use crate::text::units::fmt_tok_s;
-use crate::web::state::{apply_lever, levers, scenario};
+use crate::web::state::{apply_lever, levers, scenario, stale_attr};
 
 #[component]
 pub fn LeversPanel() -> impl IntoView {
@@ -17,7 +17,8 @@ pub fn LeversPanel() -> impl IntoView {
     // An applied lever is a committed change: the address bar takes it at once (absent in tests
     // that mount the panel alone).
     let commit = use_context::<crate::web::state::UrlCommit>();
-    let rows = levers();
+    let shown = levers().shown;
+    let rows = levers().list;
     let row = move |l: Lever| lever_row(l, scenario, commit, SECTION);
     let head = || {
         view! {
@@ -38,7 +39,7 @@ pub fn LeversPanel() -> impl IntoView {
     };
     let any_alternative = move || rows.with(|r| r.iter().any(|l| l.alternative));
     view! {
-        <section class="levers" data-testid="levers" aria-labelledby="levers-title">
+        <section class="levers" data-testid="levers" aria-labelledby="levers-title" data-stale=move || stale_attr(shown.waiting())>
             <h2 id="levers-title">"What would make it faster"</h2>
             <p class="hint">"Each change on its own: the speed the headline would show, against today's, and what it costs. Apply one to try it."</p>
             <SelectField key=Key::Rank label="Rank by" testid="input-rank" options=rank_options() default="speed" />

@@ -14,7 +14,9 @@
 //! are written after the next paint, so the frame that shows the new headline carries only the
 //! rows on screen. An IntersectionObserver says which rows those are. (The comparison table's
 //! re-sort after a new estimate waits for the next paint the same way, through
-//! [`LiveTable::later`].)
+//! [`LiveTable::later`].) The rows themselves follow a copy of the scenario that is taken up
+//! after the keystroke's paint ([`crate::web::state::Deferred`]), so the keystroke's frame holds
+//! the headline alone; [`LiveTable::busy`] says when rows off screen still wait.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -23,6 +25,10 @@ use leptos::html::Tbody;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Rows off screen written per task after the paint: a key pressed meanwhile waits for one such
+/// task at most, not for every row of the table.
+const ROWS_PER_TASK: usize = 100;
 
 /// Cell writes waiting for the next paint.
 type Writes = Rc<RefCell<Vec<Box<dyn FnOnce()>>>>;
@@ -72,6 +78,8 @@ pub struct LiveTable {
     scheduled: Rc<Cell<bool>>,
     /// Counts the table's effect runs: only the newest one's late writes happen.
     generation: Rc<Cell<u64>>,
+    /// Set while rows wait for their late writes.
+    busy: RwSignal<bool>,
 }
 
 /// The rows' IntersectionObserver and its callback, disconnected when the table goes away.
@@ -201,6 +209,7 @@ impl LiveTable {
             pending: Rc::new(RefCell::new(Vec::new())),
             scheduled: Rc::new(Cell::new(false)),
             generation: Rc::new(Cell::new(0)),
+            busy: RwSignal::new(false),
         };
         let (this, that) = (table.clone(), table.clone());
         Effect::new(move |_| this.place());
@@ -258,14 +267,18 @@ impl LiveTable {
             }
             deferred
         });
+        if self.busy.get_untracked() != deferred {
+            self.busy.set(deferred);
+        }
         if deferred {
             let this = self.clone();
-            self.later(Box::new(move || {
-                if this.generation.get() == generation {
-                    untrack(|| this.write_stale());
-                }
-            }));
+            self.later(Box::new(move || this.catch_up(generation)));
         }
+    }
+
+    /// Set while rows off screen still show an older scenario (their writes wait for a paint).
+    pub fn busy(&self) -> RwSignal<bool> {
+        self.busy
     }
 
     /// Puts the body's rows in `order`, moving as few as it can.
@@ -297,14 +310,34 @@ impl LiveTable {
         *self.shown.borrow_mut() = order;
     }
 
-    /// Writes the rows left stale.
-    fn write_stale(&self) {
+    /// Writes the rows left stale by the effect run `generation`, [`ROWS_PER_TASK`] a task, unless a
+    /// newer run has come since.
+    fn catch_up(&self, generation: u64) {
+        if self.generation.get() != generation {
+            return;
+        }
+        if untrack(|| self.write_stale()) {
+            self.busy.try_set(false);
+        } else {
+            let this = self.clone();
+            crate::web::browser::after_ms(0, move || this.catch_up(generation));
+        }
+    }
+
+    /// Writes up to [`ROWS_PER_TASK`] of the rows left stale; whether none is left.
+    fn write_stale(&self) -> bool {
         let mut rows = self.rows.borrow_mut();
+        let mut written = 0;
         for &i in self.shown.borrow().iter() {
             if let Some(row) = rows.get_mut(i).and_then(Option::as_mut).filter(|r| r.stale) {
+                if written == ROWS_PER_TASK {
+                    return false;
+                }
                 row.write((self.spec.text)(i).unwrap_or_default(), self.spec.key_attr);
+                written += 1;
             }
         }
+        true
     }
 
     fn on_screen(&self, row: usize) -> bool {

@@ -7,26 +7,27 @@ use super::number_field::NumberField;
 use crate::report::runnable::{self, ModelColumn, ModelRow};
 use crate::scenario::Key;
 use crate::text::units::fmt_tok_s;
-use crate::web::state::scenario;
+use crate::web::state::{scenario, stale_attr, Rows};
 
 /// The model table (`model-table`), one `tbody tr[data-model=id]` per catalog model; clicking a
 /// row chooses that model at that row's format.
 #[component]
 pub fn ModelTable(
     /// One row per catalog model, recomputed when the machine or context changes.
-    rows: Memo<Vec<ModelRow>>,
+    rows: Rows<ModelRow>,
 ) -> impl IntoView {
+    let Rows { list: rows, shown } = rows;
     let scenario = scenario();
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (sort, set_sort) = signal((ModelColumn::Expected, false));
-    let min = Memo::new(move |_| scenario.with(|s| s.number(Key::MinTokS)).unwrap_or(0.0));
+    let min = Memo::new(move |_| shown.scenario.with(|s| s.number(Key::MinTokS)).unwrap_or(0.0));
     let order = Memo::new(move |_| {
         let (col, asc) = sort.get();
         let min = min.get();
         rows.with(|r| runnable::model_order(r, min, col, asc))
     });
     let body = NodeRef::new();
-    live_rows(body, rows, order);
+    let busy = live_rows(body, rows, order);
     // A click anywhere in a row, or Enter or Space on a focused row, chooses its model and format.
     let choose_row = move |target: Option<web_sys::EventTarget>| {
         let Some(tr) = target
@@ -58,7 +59,7 @@ pub fn ModelTable(
         )
     };
     view! {
-        <section class="table-section">
+        <section class="table-section" data-stale=move || stale_attr(shown.waiting() || busy.get())>
             <h2 id="what-can-i-run">"What can I run? Every model, this machine"</h2>
             <p class="hint">
                 "At this context and KV type: the most bits per weight that fits (Q2_K to Q8_0 and F16, and MLX on Apple), mixtures of experts with their experts in RAM where only that fits. Click a row, or press Enter on it, to choose it."
@@ -91,8 +92,9 @@ pub fn ModelTable(
     }
 }
 
-/// The model rows, written cell by cell as the estimates change (`live_cells`).
-fn live_rows(body: NodeRef<leptos::html::Tbody>, rows: Memo<Vec<ModelRow>>, order: Memo<Vec<usize>>) {
+/// The model rows, written cell by cell as the estimates change (`live_cells`); set while rows off
+/// screen wait for theirs.
+fn live_rows(body: NodeRef<leptos::html::Tbody>, rows: Memo<Vec<ModelRow>>, order: Memo<Vec<usize>>) -> RwSignal<bool> {
     LiveTable::new(TableSpec {
         body,
         key_attr: "data-model",
@@ -118,5 +120,6 @@ fn live_rows(body: NodeRef<leptos::html::Tbody>, rows: Memo<Vec<ModelRow>>, orde
         }),
         order: Box::new(move || order.get()),
         focusable: true,
-    });
+    })
+    .busy()
 }

@@ -4,16 +4,17 @@ use leptos::prelude::*;
 
 use crate::catalog::catalog;
 use crate::report::views;
-use crate::web::state::scenario;
+use crate::web::state::{scenario, stale_attr, Deferred};
 
 /// The measured runs about this scenario (`provenance`, each `li[data-relation]` saying how it
 /// relates), an exact measurement marked "measured".
 #[component]
 pub fn Provenance() -> impl IntoView {
-    let scenario = scenario();
-    let points = Memo::new(move |_| scenario.with(|s| views::provenance(s, catalog(), 5)));
+    // After the keystroke's frame, in a task of its own (state::Deferred).
+    let shown = Deferred::new(scenario());
+    let points = Memo::new(move |_| shown.scenario.with(|s| views::provenance(s, catalog(), 5)));
     view! {
-        <div class="provenance" data-testid="provenance">
+        <div class="provenance" data-testid="provenance" data-stale=move || stale_attr(shown.waiting())>
             {move || {
                 points.with(|p| {
                     if p.is_empty() {

@@ -5,15 +5,17 @@ use leptos::prelude::*;
 use super::live_cells::{LiveTable, RowText, TableSpec};
 use crate::report::views::{self, QuantRow};
 use crate::text::units::fmt_tok_s;
+use crate::web::state::{stale_attr, Rows};
 
 /// The formats table (`quant-table`).
 #[component]
 pub fn QuantTable(
     /// One row per weight format.
-    rows: Memo<Vec<QuantRow>>,
+    rows: Rows<QuantRow>,
 ) -> impl IntoView {
+    let Rows { list: rows, shown } = rows;
     let body = NodeRef::new();
-    LiveTable::new(TableSpec {
+    let busy = LiveTable::new(TableSpec {
         body,
         key_attr: "data-quant",
         classes: &["num", "num", "num", "num", ""],
@@ -37,9 +39,10 @@ pub fn QuantTable(
         }),
         order: Box::new(move || (0..rows.with(Vec::len)).collect()),
         focusable: false,
-    });
+    })
+    .busy();
     view! {
-        <section class="table-section">
+        <section class="table-section" data-stale=move || stale_attr(shown.waiting() || busy.get())>
             <h2>"This machine, every quantization"</h2>
             <button
                 type="button"
