@@ -44,10 +44,10 @@ impl Deferred {
             set_waiting.set(true);
             crate::web::browser::after_next_paint(move || {
                 set_waiting.try_set(false);
+                // Taken even when equal: a scenario notified unchanged asks its panels to look
+                // again (the long tail of GPUs has arrived, and machines=all lists it).
                 if let Some(now) = live.try_get_untracked() {
-                    if shown.try_with_untracked(|s| *s != now) == Some(true) {
-                        set_shown.try_set(now);
-                    }
+                    set_shown.try_set(now);
                 }
             });
         });
