@@ -363,6 +363,8 @@ fn the_cli_prints_every_field_and_its_causes_apply_to_the_scenario() {
         "{text}"
     );
     assert!(text.contains("row for data/measured-ram.csv"));
+    // The figures line is the one the page shows.
+    assert!(text.contains(&r.figures()) && r.figures().ends_with("% of the ceiling"), "{text}");
 }
 
 #[test]

@@ -790,6 +790,23 @@ fn faster_backends(b: crate::calibration::Backend) -> Vec<crate::calibration::Ba
     }
 }
 
+impl RunDiagnosis {
+    /// "measured 60 tok/s · expected 111 (95–120) · ceiling 150 · 40% of the ceiling": the run's
+    /// figures in one line, as `--text` and the page show them.
+    pub fn figures(&self) -> String {
+        use crate::text::units::fmt_tok_s;
+        format!(
+            "measured {} tok/s · expected {} ({}–{}) · ceiling {} · {:.0}% of the ceiling",
+            fmt_tok_s(self.measured_tok_s),
+            fmt_tok_s(self.expected_tok_s),
+            fmt_tok_s(self.expected_low_tok_s),
+            fmt_tok_s(self.expected_high_tok_s),
+            fmt_tok_s(self.ceiling_tok_s),
+            self.share_of_ceiling * 100.0
+        )
+    }
+}
+
 /// The diagnosis for people: per run, the verdict, the figures, the causes with their changes,
 /// what was read and assumed, and the row.
 pub fn text(d: &Diagnosis) -> String {
@@ -797,15 +814,7 @@ pub fn text(d: &Diagnosis) -> String {
     let mut out = String::new();
     for r in &d.runs {
         out.push_str(&format!("{} ({})\n  {}\n", r.label, d.form, r.summary));
-        out.push_str(&format!(
-            "  measured {} tok/s · expected {} ({}–{}) · ceiling {} · {:.0}% of the ceiling\n",
-            fmt_tok_s(r.measured_tok_s),
-            fmt_tok_s(r.expected_tok_s),
-            fmt_tok_s(r.expected_low_tok_s),
-            fmt_tok_s(r.expected_high_tok_s),
-            fmt_tok_s(r.ceiling_tok_s),
-            r.share_of_ceiling * 100.0
-        ));
+        out.push_str(&format!("  {}\n", r.figures()));
         for c in &r.causes {
             out.push_str(&format!(
                 "  cause: {} — {}; fixed: {} tok/s ({})\n",

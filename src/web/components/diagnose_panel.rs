@@ -91,15 +91,7 @@ pub fn DiagnosePanel() -> impl IntoView {
 /// One run: its verdict and figures, its causes, what was read and assumed, and its row.
 fn run_view(r: &RunDiagnosis) -> impl IntoView {
     let verdict = r.verdict.id();
-    let figures = format!(
-        "Measured {} tok/s · expected {} ({}–{}) · ceiling {} · {:.0}% of the ceiling",
-        fmt_tok_s(r.measured_tok_s),
-        fmt_tok_s(r.expected_tok_s),
-        fmt_tok_s(r.expected_low_tok_s),
-        fmt_tok_s(r.expected_high_tok_s),
-        fmt_tok_s(r.ceiling_tok_s),
-        r.share_of_ceiling * 100.0
-    );
+    let figures = r.figures();
     let read = r.read.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ");
     let row = r.row.clone();
     let link = issue_link(REPO, &r.label, &r.row, &r.row_file, &r.scenario);
