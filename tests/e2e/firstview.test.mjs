@@ -106,6 +106,8 @@ test('the panels below the tables arrive in a part of their own; if it cannot be
   await broken.page.goto(server.base + '?hw=rtx-4090&model=qwen3-8b');
   await ceiling(broken.page);
   await broken.page.getByTestId('part-error').first().waitFor();
+  // Each place learns of the failure on its own frame: wait for all three before counting.
+  await broken.page.waitForFunction(() => document.querySelectorAll('[data-testid=part-error]').length >= 3, null, { timeout: 5000 }).catch(() => {});
   assert.equal(await broken.page.getByTestId('part-error').count(), 3, 'the headline\'s levers, the levers and commands, and the panels at the bottom');
   assert.match(await broken.page.getByTestId('part-error').first().textContent(), /could not be loaded: offline/);
   assert.equal(await broken.page.getByTestId('import-config').count(), 0);
