@@ -134,15 +134,18 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
     (
         "measured.csv",
         &[
-            "hw", "model", "quant", "context", "tg_tok_s", "backend", "fa", "date", "url", "method",
+            "hw", "model", "quant", "context", "tg_tok_s", "backend", "fa", "build", "date", "url", "method",
         ],
     ),
 ];
 
-/// A field as the page carries it: a machine's source note up to its first `;`, ` (` or `: ` (the page
-/// shows the bandwidth's arithmetic beside it; the whole note stays in data/ and the CLI).
+/// A field as the page carries it: a measured run's build as its number alone; a machine's source
+/// note up to its first `;`, ` (` or `: ` (the page shows the bandwidth's arithmetic beside it;
+/// the whole note stays in data/ and the CLI).
 fn page_field<'a>(file: &str, column: &str, field: &'a str) -> &'a str {
-    if (file, column) == ("machines.csv", "source") {
+    if (file, column) == ("measured.csv", "build") {
+        build_digits(field)
+    } else if (file, column) == ("machines.csv", "source") {
         let head = field.split([';', '(']).next().unwrap_or(field);
         head.split(": ").next().unwrap_or(head).trim()
     } else {

@@ -387,3 +387,105 @@ fn the_cli_refuses_what_is_no_run_and_names_the_forms() {
     assert_eq!(code, 2);
     assert!(err.contains("give the machine"), "{err}");
 }
+
+/// A one-row llama-bench table of Llama 3.1 8B Q4_K_M at `tok_s` on `backend`, with the build
+/// line `build` (none where empty).
+fn bench_with_build(backend: &str, tok_s: f64, build: &str) -> String {
+    let mut t = format!(
+        "| model | size | params | backend | ngl | test | t/s |\n| --- | --- | --- | --- | --- | --- | --- |\n| {LLAMA} | {backend} | 99 | tg128 | {tok_s:.2} ± 0.10 |\n"
+    );
+    if !build.is_empty() {
+        t.push_str(&format!("\nbuild: 1234abcd ({build})\n"));
+    }
+    t
+}
+
+/// The run of `query` at `share` of what tokbound expects of it.
+fn run_at_share(query: &str, backend: &str, share: f64, build: &str) -> RunDiagnosis {
+    let probe = run_of(&bench_with_build(backend, 50.0, build), query);
+    run_of(&bench_with_build(backend, probe.expected_tok_s * share, build), query)
+}
+
+#[test]
+fn an_old_build_where_the_machines_runs_on_newer_builds_read_faster() {
+    use tokbound::report::peers::peers;
+    let old = run_at_share("hw=strix-halo-395", "ROCm", 0.5, "6000");
+    assert_eq!(old.verdict, Verdict::Slower);
+    let c = cause(&old, "old-build").expect("the old-build cause");
+    // The fix changes nothing tokbound models: the run's own expected figure, its own scenario.
+    assert_eq!(c.change, "");
+    assert!((c.expected_tok_s - old.expected_tok_s).abs() < 1e-9);
+    let newer: Vec<u32> = peers("strix-halo-395", "rocm", catalog())
+        .iter()
+        .filter_map(|p| p.build.filter(|b| *b > 6000))
+        .collect();
+    assert!(newer.len() >= 2, "the data holds newer builds of this machine");
+    let span = format!("builds {}–{}", newer.iter().min().unwrap(), newer.iter().max().unwrap());
+    assert!(c.evidence.contains("build 6000") && c.evidence.contains(&span), "{}", c.evidence);
+    // A build newer than every measured one, no build at all, a run within its band, or a
+    // machine whose runs name no build numbers: no such cause.
+    assert!(cause(&run_at_share("hw=strix-halo-395", "ROCm", 0.5, "99999"), "old-build").is_none());
+    assert!(cause(&run_at_share("hw=strix-halo-395", "ROCm", 0.5, ""), "old-build").is_none());
+    assert!(cause(&run_at_share("hw=strix-halo-395", "ROCm", 1.0, "6000"), "old-build").is_none());
+    assert!(cause(&run_at_share("hw=rtx-4060-laptop", "CUDA", 0.5, "6000"), "old-build").is_none());
+}
+
+#[test]
+fn a_laptop_or_power_limited_part_where_its_own_runs_read_as_slow() {
+    use tokbound::report::peers::{peers, power_limited};
+    let cat = catalog();
+    // A SoC whose package power is configurable, and a laptop GPU, each with measured runs below
+    // the band.
+    for (hw, backend, printed, what) in [
+        ("strix-halo-395", "rocm", "ROCm", "power mode"),
+        ("rtx-3080-ti-laptop", "cuda", "CUDA", "laptop GPU"),
+    ] {
+        let slow = run_at_share(&format!("hw={hw}"), printed, 0.4, "");
+        let c = cause(&slow, "power-limited").unwrap_or_else(|| panic!("{hw}: {:?}", slow.causes));
+        assert!(c.evidence.contains(what), "{}", c.evidence);
+        assert_eq!(c.change, "");
+        assert!((c.expected_tok_s - slow.expected_tok_s).abs() < 1e-9);
+        let low = slow.expected_low_tok_s / slow.expected_tok_s;
+        assert!(
+            peers(hw, backend, cat).iter().any(|p| p.ratio < low),
+            "{hw}: the evidence is in the data"
+        );
+        // Within its band: nothing to explain.
+        assert!(cause(&run_at_share(&format!("hw={hw}"), printed, 1.0, ""), "power-limited").is_none());
+    }
+    // A desktop card is no power-limited part, however slow the run.
+    assert!(!power_limited(cat.machine("rtx-4090").unwrap()));
+    assert!(cause(&run_at_share("hw=rtx-4090", "CUDA", 0.4, ""), "power-limited").is_none());
+    // A laptop GPU whose own measured runs all read within or above the band: the runs do not
+    // say so.
+    let laptop = run_at_share("hw=rtx-4060-laptop", "CUDA", 0.4, "");
+    let low = laptop.expected_low_tok_s / laptop.expected_tok_s;
+    assert!(peers("rtx-4060-laptop", "cuda", cat).iter().all(|p| p.ratio >= low));
+    assert!(cause(&laptop, "power-limited").is_none(), "{:?}", laptop.causes);
+}
+
+#[test]
+fn the_cli_names_the_causes_the_measured_runs_point_to() {
+    let probe = run_of(&bench_with_build("ROCm", 50.0, "6000"), "hw=strix-halo-395");
+    let (code, out, err) = cli(
+        &["diagnose", "hw=strix-halo-395"],
+        &bench_with_build("ROCm", probe.expected_tok_s * 0.4, "6000"),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let ids: Vec<&str> = v["runs"][0]["causes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"old-build") && ids.contains(&"power-limited"), "{ids:?}");
+    let (_, text, _) = cli(
+        &["diagnose", "hw=strix-halo-395", "--text"],
+        &bench_with_build("ROCm", probe.expected_tok_s * 0.4, "6000"),
+    );
+    assert!(
+        text.contains("an old llama.cpp build") && text.contains("(the run's own scenario)"),
+        "{text}"
+    );
+}

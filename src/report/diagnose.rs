@@ -14,7 +14,11 @@
 //! whose change gains more than the band's width (whatever the verdict), and, when the run is
 //! slower than its band, what the scenario itself shows (weights read from disk, a second socket).
 //! A setting the run does not state is never a cause, only an assumption listed. The figure a
-//! cause gives is the estimate of the changed scenario, never a fixed factor.
+//! cause gives is the estimate of the changed scenario, never a fixed factor. Two causes of a
+//! slower run change nothing in the scenario and come from the machine's own measured runs
+//! ([`super::peers`]): an old build the run names, where the machine's runs on newer builds read
+//! faster, and a laptop or power-limited part whose own runs read below the band as well; their
+//! figure is the run's own expected one.
 
 use crate::calibration::paste::{parse, PastedRun};
 use crate::catalog::Catalog;
@@ -554,7 +558,10 @@ fn diagnose_run(run: &PastedRun, form: &str, base: &Scenario, machine_from: &str
     } else {
         Verdict::Within
     };
-    let causes = causes(run, s, &e, expected, high, verdict, cat);
+    let mut causes = causes(run, s, &e, expected, high, verdict, cat);
+    if verdict == Verdict::Slower && !batched {
+        causes.extend(evidence_causes(run, s, expected, low, cat));
+    }
     let mut assumed = settings.assumed.clone();
     assumed.insert(0, format!("machine: {} (from {machine_from})", s.machine_key()));
     let (row, row_file) = super::contribute::row(run, form, s, &inputs, &e);
@@ -641,6 +648,37 @@ fn causes(run: &PastedRun, s: &Scenario, e: &Estimate, expected: f64, high: f64,
     }
     out.sort_by(|a, b| b.expected_tok_s.total_cmp(&a.expected_tok_s));
     out
+}
+
+/// The causes the machine's own measured runs point to and no change of scenario models (an old
+/// build, a laptop or power-limited part): the figure each gives is the run's own expected one,
+/// what the machine's other runs reach with these settings, and its change is none.
+fn evidence_causes(run: &PastedRun, s: &Scenario, expected: f64, low: f64, cat: &Catalog) -> Vec<Cause> {
+    use super::peers::{build_number, old_build, peers, power_limit, Standing};
+    let Some(machine) = s.text(Key::Hw).and_then(|id| cat.machine(id).ok()) else {
+        return Vec::new();
+    };
+    let peers = peers(&machine.id, s.backend(cat).id(), cat);
+    let at = Standing {
+        ratio: run.tok_s / expected,
+        low_ratio: low / expected,
+    };
+    let old = run.build.as_deref().and_then(build_number).and_then(|b| old_build(&peers, b, at));
+    [
+        ("old-build", "an old llama.cpp build", old),
+        ("power-limited", "a laptop or power-limited part", power_limit(machine, &peers, at)),
+    ]
+    .into_iter()
+    .filter_map(|(id, label, evidence)| {
+        evidence.map(|evidence| Cause {
+            id: id.into(),
+            label: label.into(),
+            evidence,
+            expected_tok_s: expected,
+            change: String::new(),
+        })
+    })
+    .collect()
 }
 
 /// A candidate of `change` (`key`, value; an empty value unsets the key).
@@ -816,12 +854,16 @@ pub fn text(d: &Diagnosis) -> String {
         out.push_str(&format!("{} ({})\n  {}\n", r.label, d.form, r.summary));
         out.push_str(&format!("  {}\n", r.figures()));
         for c in &r.causes {
+            let change = if c.change.is_empty() {
+                "the run's own scenario"
+            } else {
+                c.change.as_str()
+            };
             out.push_str(&format!(
-                "  cause: {} — {}; fixed: {} tok/s ({})\n",
+                "  cause: {} — {}; fixed: {} tok/s ({change})\n",
                 c.label,
                 c.evidence,
                 fmt_tok_s(c.expected_tok_s),
-                c.change
             ));
         }
         let read: Vec<String> = r.read.iter().map(|(k, v)| format!("{k}={v}")).collect();

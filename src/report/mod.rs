@@ -13,6 +13,7 @@ pub mod imported;
 pub mod levers;
 pub mod measure;
 pub mod naming;
+pub mod peers;
 pub mod runnable;
 pub mod shell;
 pub mod views;

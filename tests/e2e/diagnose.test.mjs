@@ -57,6 +57,45 @@ test('a spilled run is diagnosed, each cause opens the run\'s own scenario with 
   assert.deepEqual(errors, []);
 });
 
+// A slow run on a part whose package power is configurable, naming a build older than the
+// machine's measured runs: two causes the measured runs point to, which change nothing.
+const OLD_BUILD = `| model | size | params | backend | ngl | test | t/s |
+| --- | --- | --- | --- | --- | --- | --- |
+| llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | ROCm | 99 | tg128 | 12.00 ± 0.10 |
+
+build: 1234abcd (6000)
+`;
+
+test('an old build and a power-limited part come from the machine\'s own measured runs, and open the run\'s own scenario', async () => {
+  const { page, errors } = await open('?hw=strix-halo-395&model=qwen3-8b');
+  await page.getByTestId('diagnose-input').fill(OLD_BUILD);
+  await page.getByTestId('diagnose-run').click();
+  await page.getByTestId('diagnose-verdict').waitFor();
+  assert.equal(await page.getByTestId('diagnose-verdict').getAttribute('data-verdict'), 'slower');
+  for (const id of ['old-build', 'power-limited']) {
+    const c = page.locator(`[data-testid=diagnose-cause][data-cause=${id}]`);
+    assert.equal(await c.count(), 1, id);
+    assert.equal(await c.getAttribute('data-change'), '', id);
+    assert.equal(await c.getByTestId('diagnose-apply').textContent(), 'Open the run\'s scenario');
+  }
+  assert.match(await page.locator('[data-cause=old-build]').textContent(), /build 6000.*update llama\.cpp/);
+  const c = page.locator('[data-testid=diagnose-cause][data-cause=old-build]');
+  const figure = Number(await c.getAttribute('data-expected-tok-s'));
+  await c.getByTestId('diagnose-apply').click();
+  await page.waitForFunction(() => location.search.includes('model=llama-3.1-8b'));
+  await page.waitForFunction((f) => {
+    const v = Number(((document.querySelector('[data-testid=expected]')?.textContent || '').match(/^([\d.]+)/) || [])[1]);
+    return Math.abs(v - f) / f < 0.01;
+  }, figure);
+  // The same paste named a build newer than any measured: no old-build cause.
+  await page.getByTestId('diagnose-input').fill(OLD_BUILD.replace('(6000)', '(99999)'));
+  await page.getByTestId('diagnose-run').click();
+  await page.waitForFunction(() => !/build 6000/.test(document.querySelector('.diagnosis')?.textContent || ''));
+  assert.equal(await page.locator('[data-cause=old-build]').count(), 0);
+  assert.equal(await page.locator('[data-cause=power-limited]').count(), 1);
+  assert.deepEqual(errors, []);
+});
+
 test('real llama-server lines in the current layout, and junk that names the forms accepted', async () => {
   const { page, errors } = await open('?hw=rtx-3090&model=qwen3-32b');
   await page.getByTestId('diagnose-input').fill(await readFile(new URL('llama-server-current.txt', PASTES), 'utf8'));

@@ -122,6 +122,13 @@ fn cause_view(run_scenario: &str, c: &Cause) -> impl IntoView {
     let scenario = scenario();
     let commit = expect_context::<crate::web::state::UrlCommit>();
     let (base, change) = (run_scenario.to_string(), c.change.clone());
+    // A cause the machine's measured runs point to changes nothing: its button opens the run's
+    // own scenario, whose figure is the one its fix reaches.
+    let button = if c.change.is_empty() {
+        "Open the run's scenario"
+    } else {
+        "Open with this change"
+    };
     let apply = move |_| {
         let next = change_keys(&change).and_then(|pairs| apply_change(&Scenario::from_query(&base).0, &pairs));
         if let Some(next) = next {
@@ -130,10 +137,10 @@ fn cause_view(run_scenario: &str, c: &Cause) -> impl IntoView {
         }
     };
     view! {
-        <li data-testid="diagnose-cause" data-expected-tok-s=format!("{}", c.expected_tok_s) data-change=c.change.clone()>
+        <li data-testid="diagnose-cause" data-cause=c.id.clone() data-expected-tok-s=format!("{}", c.expected_tok_s) data-change=c.change.clone()>
             <strong>{c.label.clone()}</strong>
             ": " {c.evidence.clone()} ". Fixed: " {fmt_tok_s(c.expected_tok_s)} " tok/s. "
-            <button type="button" data-testid="diagnose-apply" on:click=apply>"Open with this change"</button>
+            <button type="button" data-testid="diagnose-apply" on:click=apply>{button}</button>
         </li>
     }
 }
