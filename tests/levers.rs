@@ -116,7 +116,8 @@ fn a_lever_that_changes_the_machine_re_decides_the_placement_for_it() {
     };
     assert_eq!(cheapest(&with), cheapest(&without));
     let second = find(&with, "with=rtx-3060-12g");
-    assert!(second.ratio > 2.0, "{}", second.ratio);
+    // All in VRAM over two cards, though a split pass pays its fixed costs more than once.
+    assert!(second.ratio > 1.5, "{}", second.ratio);
     assert!((second.expected_tok_s - find(&without, "with=rtx-3060-12g").expected_tok_s).abs() < 1e-9);
     // The change says what it clears, so its keys open the same scenario.
     assert!(second.change_text().contains("offload="), "{}", second.change_text());
@@ -285,7 +286,7 @@ fn the_headline_takes_one_or_two_levers_that_make_this_stream_faster_what_fits_f
 
     // A model that does not fit its card: the first is a change after which it fits (what would
     // run), though a faster card that still spills gains more.
-    let (s, l) = of("hw=rtx-3060-12g&model=gpt-oss-20b");
+    let (s, l) = of("hw=rtx-3060-12g&model=gpt-oss-20b&ctx=16384");
     assert_eq!(estimate(&s.resolve(catalog()).unwrap()).fits, Some(false));
     let h = headline_levers(&l);
     assert!(!h.is_empty() && h.len() <= 2);

@@ -295,6 +295,9 @@ pub struct Calibration {
     /// How fast the share held by another socket streams, relative to the first's, fitted on
     /// multi-socket runs.
     pub numa: Option<(f64, usize)>,
+    /// The multiplier on a pass's fixed seconds where its layers are split over several GPUs
+    /// ([`TimeModel::split_fixed`]), fitted on the mixed-GPU runs, with the number of runs.
+    pub split_fixed: Option<(f64, usize)>,
 }
 
 /// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
@@ -366,6 +369,7 @@ impl Calibration {
             ram_by_engine: Vec::new(),
             cpu_compute: Vec::new(),
             numa: None,
+            split_fixed: None,
         }
     }
 
@@ -437,6 +441,7 @@ impl Calibration {
                 kv: slow[4],
             },
             band: own.band,
+            split_fixed: self.split_fixed.map_or(1.0, |(f, _)| f),
         }
     }
 
@@ -492,7 +497,8 @@ impl Calibration {
             }
         }
         // The CPU side: a compute efficiency per family (`compute:<family>`) and the remote
-        // sockets' rate (`numa`), each in the weight column.
+        // sockets' rate (`numa`); a layer split's fixed-cost multiplier (`split`); each in the
+        // weight column.
         let single = |v: f64, rows: usize| {
             let mut c = CPU_PRIOR;
             c[3] = v;
@@ -507,6 +513,9 @@ impl Calibration {
         }
         if let Some((r, rows)) = self.numa {
             line("numa", "", None, "", &single(r, rows));
+        }
+        if let Some((f, rows)) = self.split_fixed {
+            line("split", "", None, "", &single(f, rows));
         }
         out
     }
@@ -560,6 +569,24 @@ fn with_band(c: [f64; N], rows: &[&Point], parent_band: (f64, f64)) -> Fitted {
         band: (quantile(&resid, 0.1).min(0.0).exp(), quantile(&resid, 0.9).max(0.0).exp()),
         ..f
     }
+}
+
+/// The median over hosts of each host's geometric median of its positive values (so a host
+/// measured many times counts once), and how many values it rests on; `None` without any.
+pub fn median_over_hosts<'a>(values: impl Iterator<Item = (&'a str, f64)>) -> Option<(f64, usize)> {
+    let runs: Vec<(&str, f64)> = values.filter(|(_, v)| *v > 0.0).collect();
+    let mut hosts: Vec<&str> = runs.iter().map(|(h, _)| *h).collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let median_log = |mut logs: Vec<f64>| {
+        logs.sort_by(f64::total_cmp);
+        quantile(&logs, 0.5)
+    };
+    let per_host: Vec<f64> = hosts
+        .iter()
+        .map(|h| median_log(runs.iter().filter(|(r, _)| r == h).map(|(_, v)| v.ln()).collect()))
+        .collect();
+    (!per_host.is_empty()).then(|| (median_log(per_host).exp(), runs.len()))
 }
 
 /// Linear-interpolated quantile of sorted values.

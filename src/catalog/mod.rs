@@ -347,7 +347,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
     let mut ram = crate::calibration::RamFit::default();
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
-    let (mut cpu_compute, mut numa) = (Vec::new(), None);
+    let (mut cpu_compute, mut numa, mut split_fixed) = (Vec::new(), None, None);
     for l in lines {
         if let Some(family) = l.level.strip_prefix("compute:") {
             let f = crate::estimator::CpuFamily::parse(family).ok_or_else(|| format!("{}: not a CPU family", l.level))?;
@@ -356,6 +356,10 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         }
         if l.level == "numa" {
             numa = Some((l.fitted.c[3], l.fitted.rows));
+            continue;
+        }
+        if l.level == "split" {
+            split_fixed = Some((l.fitted.c[3], l.fitted.rows));
             continue;
         }
         if let Some(engine) = l.level.strip_prefix("ram:") {
@@ -390,6 +394,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         ram_by_engine,
         cpu_compute,
         numa,
+        split_fixed,
     })
 }
 

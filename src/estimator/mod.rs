@@ -23,7 +23,8 @@
 //!   divided by streaming efficiencies, never above the ceiling.
 //! - **Multi-device**: tensor parallel over `tp` devices splits the bytes, so bandwidths add (times
 //!   [`TP_EFFICIENCY`] for the interconnect); a layer split over `split` devices adds capacity but
-//!   not speed, since each token still passes through every layer in turn.
+//!   not speed, since each token still passes through every layer in turn. A pass over several
+//!   devices pays its fixed costs (per layer, per expert matmul) [`TimeModel::split_fixed`] times.
 //! - **Fit**: every pool the placement means to use holds what it is given: VRAM (or memory) ×
 //!   usable fraction for weights, KV at the context × batch and [`RUNTIME_OVERHEAD_BYTES`]; system
 //!   RAM for what the placement puts there. Spilling past the intended pool does not fit.
@@ -254,6 +255,13 @@ pub struct TimeModel {
     pub slow: Coefficients,
     /// (low, high) multipliers on the expected figure.
     pub band: (f64, f64),
+    /// Multiplier on the fixed per-pass seconds (per layer, per expert matmul) of a pass whose
+    /// layers are split over several devices (`with=`): a split pass is launched kernel by kernel
+    /// and synchronised at each hand-over, where one device replays it as a captured graph
+    /// (llama.cpp's CUDA backend turns its graphs off for several GPUs), which costs most where a
+    /// pass has most kernels, a mixture of experts. Fitted on data/measured-mixed.csv; 1 where
+    /// no split is measured.
+    pub split_fixed: f64,
 }
 
 impl Default for TimeModel {
@@ -262,6 +270,7 @@ impl Default for TimeModel {
             own: Coefficients::IDEAL,
             slow: Coefficients::IDEAL,
             band: (1.0, 1.0),
+            split_fixed: 1.0,
         }
     }
 }
@@ -269,8 +278,14 @@ impl Default for TimeModel {
 impl TimeModel {
     /// Expected seconds for a pass of `shape` reading from `pools` (the first is the machine's own),
     /// memory side only.
-    pub fn step_seconds(&self, shape: &PassShape, pools: &[PoolRead]) -> f64 {
-        self.pool_seconds(pools, (1.0, false)).iter().sum::<f64>() + self.own.fixed_seconds(shape)
+    pub fn step_seconds(&self, shape: &PassShape, pools: &[PoolRead], devices: u32) -> f64 {
+        self.pool_seconds(pools, (1.0, false)).iter().sum::<f64>() + self.fixed_seconds(shape, devices)
+    }
+
+    /// The fixed seconds of a pass of `shape` over `devices` GPUs ([`Inputs::devices_used`]):
+    /// one device's, times [`TimeModel::split_fixed`] where there are several.
+    pub fn fixed_seconds(&self, shape: &PassShape, devices: u32) -> f64 {
+        self.own.fixed_seconds(shape) * if devices > 1 { self.split_fixed } else { 1.0 }
     }
 
     /// Expected seconds of each pool's reads; `numa` divides the streaming rate of the pools a
@@ -768,6 +783,12 @@ impl Inputs {
         }
     }
 
+    /// The GPUs one pass runs on: the machine's, times tensor parallel and a layer split of
+    /// identical devices, plus the further devices of a mixed split (`with=`).
+    pub fn devices_used(&self) -> u32 {
+        self.tp.max(1) * self.split.max(1) + u32::try_from(self.devices.len()).unwrap_or(u32::MAX)
+    }
+
     /// The fixed work of one decode pass of this model: its layers and routed-expert matmuls,
     /// from the architecture, or, for a custom model, from what its keys imply.
     pub fn pass_shape(&self) -> PassShape {
@@ -1184,7 +1205,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let time = &inp.machine.time;
     let mem_s = time.pool_seconds(pools, inp.numa());
     let roofline = roofline(inp, wb, pools, weights_read, &mem_s);
-    let t_expected = roofline.expected_s + time.own.fixed_seconds(&inp.pass_shape());
+    let t_expected = roofline.expected_s + time.fixed_seconds(&inp.pass_shape(), inp.devices_used());
     let cap = roofline.compute_ceiling_tok_s.map_or(ceiling, |c| c.min(ceiling));
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(cap) } else { 0.0 };
     let (lo, hi) = time.band;
@@ -1419,7 +1440,11 @@ fn speculative_result(
         ..shape
     };
     let t_verify = time
-        .step_seconds(&verify_shape, &pool_reads(inp, wb, lay, k + 1.0, *kv, *kv_total))
+        .step_seconds(
+            &verify_shape,
+            &pool_reads(inp, wb, lay, k + 1.0, *kv, *kv_total),
+            inp.devices_used(),
+        )
         .max(compute_seconds(flops, wb.active_params, k + 1.0));
     let tok_s = tokens_per_step / (k * t_draft + t_verify);
     SpecResult {

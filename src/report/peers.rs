@@ -2,7 +2,7 @@
 //! data/measured.csv on the same machine and backend, scored against the shipped calibration
 //! (its measured figure over the figure the fit expects for that row), with the build it ran.
 //!
-//! Diagnosing a run ([`super::diagnose`]) reads two causes from them that no change of scenario
+//! Diagnosing a run reads two causes from them that no change of scenario
 //! models: an old build, where the same machine's runs on newer builds read faster against their
 //! own expected figures, and a laptop or power-limited part, where the same part has itself been
 //! measured as far below its expected figure as the run (its speed follows the power limit its

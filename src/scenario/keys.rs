@@ -1110,7 +1110,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Context,
         value: ValueKind::IdList,
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "further catalog GPUs holding layers beside `hw`, comma-separated (`with=rtx-4060-ti-16g`), in a layer split as llama.cpp's `--tensor-split`: each device's share of the layers is read at its own bandwidth, one after the other, so the token's time is the sum of each device's bytes over its bandwidth, and each is a pool of its own (`VRAM (RTX 3090)`); with `split`, `tp`, an id that is not a GPU, or a device that cannot run the backend, it is an error",
+        meaning: "further catalog GPUs holding layers beside `hw`, comma-separated (`with=rtx-4060-ti-16g`), in a layer split as llama.cpp's `--tensor-split`: each device's share of the layers is read at its own bandwidth, one after the other, so the token's time is the sum of each device's bytes over its bandwidth, plus its fixed costs times a multiplier fitted on measured splits, and each is a pool of its own (`VRAM (RTX 3090)`); with `split`, `tp`, an id that is not a GPU, or a device that cannot run the backend, it is an error",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "",
         #[cfg(not(target_arch = "wasm32"))]

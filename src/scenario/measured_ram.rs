@@ -9,7 +9,7 @@
 //! fit is the geometric median over the runs of one situation. The page carries only the fitted
 //! figures (data/calibration.csv), not these rows.
 
-use crate::calibration::{quantile, RamFit};
+use crate::calibration::RamFit;
 use crate::catalog::{csv, Catalog};
 use crate::estimator::cpu::{numa_factor, COMPUTE_EFFICIENCY_PRIOR, NUMA_PRIOR};
 use crate::estimator::{estimate, host_compute_seconds, CpuFamily};
@@ -183,7 +183,10 @@ pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
         Ok(RamRun {
             situation,
             host: r.required("host")?.to_string(),
-            rest_s: inputs.machine.time.step_seconds(&inputs.pass_shape(), &e.pools),
+            rest_s: inputs
+                .machine
+                .time
+                .step_seconds(&inputs.pass_shape(), &e.pools, inputs.devices_used()),
             ram_peak_s,
             compute_peak_s: host_compute_seconds(&inputs, &e),
             family: inputs.host.as_ref().map(|h| h.family),
@@ -206,19 +209,7 @@ pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
 /// The median over hosts of each host's geometric median of `value` (so a host measured many
 /// times counts once), and how many runs it rests on; `None` without runs.
 fn host_median<'a>(runs: impl Iterator<Item = &'a RamRun>, value: impl Fn(&RamRun) -> Option<f64>) -> Option<(f64, usize)> {
-    let runs: Vec<(&RamRun, f64)> = runs.filter_map(|r| value(r).filter(|v| *v > 0.0).map(|v| (r, v))).collect();
-    let mut hosts: Vec<&str> = runs.iter().map(|(r, _)| r.host.as_str()).collect();
-    hosts.sort_unstable();
-    hosts.dedup();
-    let median_log = |mut logs: Vec<f64>| {
-        logs.sort_by(f64::total_cmp);
-        quantile(&logs, 0.5)
-    };
-    let per_host: Vec<f64> = hosts
-        .iter()
-        .map(|h| median_log(runs.iter().filter(|(r, _)| r.host == *h).map(|(_, v)| v.ln()).collect()))
-        .collect();
-    (!per_host.is_empty()).then(|| (median_log(per_host).exp(), runs.len()))
+    crate::calibration::median_over_hosts(runs.filter_map(|r| value(r).map(|v| (r.host.as_str(), v))))
 }
 
 /// The streaming multiplier over the fitted runs given, by [`host_median`].
@@ -236,6 +227,9 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     cal.ram = side.ram;
     cal.cpu_compute = side.compute;
     cal.numa = side.numa;
+    let mixed = crate::scenario::scored::runs(crate::scenario::scored::Kind::MixedGpus, cat)
+        .map_err(|e| format!("data/measured-mixed.csv: {e}"))?;
+    cal.split_fixed = crate::scenario::scored::split_fit(&mixed);
     // Per engine, for the engines with fitted runs of their own (in the key table's order).
     for engine in crate::scenario::keys::ENGINES {
         let f = engine_fit(&runs, engine);
