@@ -94,7 +94,7 @@ test('Apply changes the headline to the lever\'s figure and keeps the headline i
 });
 
 test('where the model does not fit, the headline shows a change after which it runs, in the embed too', async () => {
-  const query = '?hw=rtx-3060-12g&model=gpt-oss-20b';
+  const query = '?hw=rtx-3060-12g&model=gpt-oss-20b&ctx=16384';
   for (const url of [query, `${query}&embed=1`]) {
     const { page } = await load(browser, server.base + url, { viewport: { width: 390, height: 844 } });
     assert.match(await page.getByTestId('fit').textContent(), /^Does not fit/);
