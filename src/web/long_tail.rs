@@ -4,7 +4,8 @@
 //! the GPU guess that the curated catalog misses; the long tail of CPUs (`cpus-longtail.txt`, the
 //! CPUs no machine names) for a link naming one of them, a machine search, or the CPU select.
 //! Never part of the first view: where the page is split, only the app's part fetches them, and
-//! the code that reads the GPUs is a part of its own (`tail`).
+//! the code that reads the GPUs is a part of its own (`tail`). The parse worker fetches those its
+//! scenario names for itself ([`ready_for`]), as its module starts with the first part's catalog.
 
 use std::cell::RefCell;
 
@@ -120,11 +121,30 @@ fn read(text: String) -> Result<Result<(), String>, Unloaded> {
 /// Runs `then` when the link can be read: at once, unless it names a long tail, which is fetched
 /// first ([`crate::scenario::link::needs_long_tail`], [`crate::scenario::link::needs_cpu_long_tail`]).
 pub fn when_link_ready(then: impl FnOnce() + 'static) {
-    let [gpus, cpus] = link_needs();
+    when_ready(needs(&crate::web::browser::location_search()), Box::new(then));
+}
+
+/// A promise that settles once the long tails the scenario `query` names are in the catalog (or
+/// could not be fetched): the parse worker's module, which starts with the first part's catalog,
+/// waits on it before it resolves the page's scenario ([`crate::web::tools::calibrate_reply`]).
+pub fn ready_for(query: &str) -> js_sys::Promise {
+    let needs = needs(query);
+    js_sys::Promise::new(&mut |resolve, _| {
+        when_ready(
+            needs,
+            Box::new(move || {
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            }),
+        );
+    })
+}
+
+/// Runs `then` once the long tails `[gpus, cpus]` says are needed are in.
+fn when_ready([gpus, cpus]: [bool; 2], then: Box<dyn FnOnce()>) {
     let then: Box<dyn FnOnce()> = if cpus {
-        Box::new(move || request(Tail::Cpus, then))
+        Box::new(move || request_boxed(Tail::Cpus, then))
     } else {
-        Box::new(then)
+        then
     };
     if gpus {
         request_boxed(Tail::Gpus, then);
@@ -133,24 +153,28 @@ pub fn when_link_ready(then: impl FnOnce() + 'static) {
     }
 }
 
-/// Whether the page's link names the long tail of GPUs, and of CPUs.
-fn link_needs() -> [bool; 2] {
-    let (query, cat) = (crate::web::browser::location_search(), crate::catalog::catalog());
+/// Whether the scenario `query` names the long tail of GPUs, and of CPUs.
+fn needs(query: &str) -> [bool; 2] {
+    let cat = crate::catalog::catalog();
     [
-        crate::scenario::link::needs_long_tail(&query, cat),
-        crate::scenario::link::needs_cpu_long_tail(&query, cat),
+        crate::scenario::link::needs_long_tail(query, cat),
+        crate::scenario::link::needs_cpu_long_tail(query, cat),
     ]
 }
 
 /// Whether the page's link names a long tail ([`when_link_ready`] fetches it first).
 pub fn link_needs_it() -> bool {
-    link_needs().contains(&true)
+    needs(&crate::web::browser::location_search()).contains(&true)
 }
 
-/// The text of `file`.
+/// The text of `file`, beside the page (or beside the parse worker's script, which is too).
 async fn fetch(file: &'static str) -> Result<String, String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(file))
+    let request = match web_sys::window() {
+        Some(window) => window.fetch_with_str(file),
+        // The parse worker, which has no window.
+        None => js_sys::global().unchecked_into::<web_sys::WorkerGlobalScope>().fetch_with_str(file),
+    };
+    let response: web_sys::Response = wasm_bindgen_futures::JsFuture::from(request)
         .await
         .map_err(|_| format!("{file} could not be fetched"))?
         .dyn_into()

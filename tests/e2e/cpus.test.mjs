@@ -115,3 +115,20 @@ test('a machine search for a CPU of the long tail fetches it and finds its machi
   await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=input-machine] option')].some((o) => o.value.endsWith('@xeon-gold-6138')));
   assert.ok(cpuTailFetched(requests));
 });
+
+// -ngl 16 of 33 layers with an f16 cache at depth: a run that reads system RAM beside the GPU.
+const SPILLED = `| model | size | params | backend | ngl | fa | type_k | type_v | test | t/s |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | CUDA | 16 | 0 | f16 | f16 | tg128 @ d16384 | 5.00 ± 0.10 |
+`;
+
+test('the parse worker fetches the long tails its scenario names: a diagnosis with a long-tail CPU host or a long-tail GPU', async () => {
+  for (const query of ['?hw=rtx-4090&model=qwen2.5-32b&cpu=ryzen-7-9800x3d', '?hw=radeon-rx-580-c2938&model=llama-3.1-8b']) {
+    const { page, errors } = await openRecording(query);
+    await page.getByTestId('diagnose-input').fill(SPILLED);
+    await page.getByTestId('diagnose-run').click();
+    await page.getByTestId('diagnose-verdict').waitFor();
+    assert.doesNotMatch(await page.getByTestId('diagnose').textContent(), /unknown (CPU|machine)/);
+    assert.deepEqual(errors, []);
+  }
+});
