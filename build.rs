@@ -2,7 +2,10 @@
 //! download does not carry the long provenance notes that the CLI (`tokbound catalog`) and the
 //! files under `data/` keep. They are written one record a line with fields separated by the
 //! ASCII unit separator (0x1F), which no catalog text contains, so the page splits them without
-//! a CSV reader. The native build reads `data/` as it is.
+//! a CSV reader. The native build reads `data/` as it is. The CPU catalog's copy is cut in two:
+//! the CPUs a machine names, which the page carries, and the rest (`cpus-longtail.csv`), which it
+//! fetches when something asks for a CPU beyond them; the machines' sources are a file apart,
+//! which only the app's part reads (docs/performance.md).
 
 use std::collections::HashSet;
 
@@ -153,9 +156,27 @@ fn page_field<'a>(file: &str, column: &str, field: &'a str) -> &'a str {
     }
 }
 
+/// The CPUs data/machines.csv names (its `cpu` column): the page's first copy of the CPU catalog
+/// carries these, so every curated machine (and a GPU's typical desktop host, one of them) is
+/// estimated at once; the others are the long tail of CPUs, `cpus-longtail.csv`.
+fn cpus_machines_name() -> Vec<String> {
+    let mut reader = csv::Reader::from_path("data/machines.csv").expect("data/machines.csv");
+    let at = reader
+        .headers()
+        .expect("machines.csv")
+        .iter()
+        .position(|h| h == "cpu")
+        .expect("machines.csv: cpu");
+    reader
+        .records()
+        .filter_map(|r| r.ok()?.get(at).filter(|c| !c.is_empty()).map(str::to_string))
+        .collect()
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=src/catalog/methods.rs");
     let out = std::env::var("OUT_DIR").expect("OUT_DIR");
+    let machine_cpus = cpus_machines_name();
     for (file, keep) in PAGE_COLUMNS {
         let path = Path::new("data").join(file);
         println!("cargo:rerun-if-changed={}", path.display());
@@ -165,8 +186,7 @@ fn main() {
         let columns: Vec<usize> = (0..header.len())
             .filter(|&i| keep.is_empty() || wanted.contains(&header[i]))
             .collect();
-        let mut text = String::new();
-        let mut line = |fields: Vec<&str>| {
+        let line = |fields: Vec<&str>| {
             for f in &fields {
                 assert!(
                     !f.contains(['\x1f', '\n', '\r']),
@@ -174,10 +194,19 @@ fn main() {
                     path.display()
                 );
             }
-            text.push_str(&fields.join("\x1f"));
-            text.push('\n');
+            fields.join("\x1f") + "\n"
         };
-        line(columns.iter().map(|&i| &header[i]).collect());
+        // A machine's source goes to a file of its own (one a line, in the machines' order): only
+        // the panels after the first view show it, so its text can go with their part.
+        let apart = columns.iter().position(|&i| (*file, &header[i]) == ("machines.csv", "source"));
+        let mut sources = String::new();
+        let mut columns = columns;
+        if let Some(at) = apart {
+            columns.remove(at);
+        }
+        let head = line(columns.iter().map(|&i| &header[i]).collect());
+        // The CPUs no machine names go to a file of their own, which the page fetches on demand.
+        let (mut text, mut rest) = (head.clone(), head);
         for record in reader.records() {
             let record = record.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             // Only decode-only measurements: the page neither fits nor shows the others.
@@ -191,7 +220,7 @@ fn main() {
                 .position(|h| h == "curated")
                 .and_then(|i| record.get(i))
                 .is_some_and(|c| !c.is_empty());
-            line(
+            let row = line(
                 columns
                     .iter()
                     .map(|&i| match &header[i] {
@@ -201,7 +230,23 @@ fn main() {
                     })
                     .collect(),
             );
+            if apart.is_some() {
+                let source = header.iter().position(|h| h == "source").and_then(|i| record.get(i));
+                sources += &line(vec![page_field(file, "source", source.unwrap_or(""))]);
+            }
+            let id = header.iter().position(|h| h == "id").and_then(|i| record.get(i)).unwrap_or("");
+            if *file == "cpus.csv" && !machine_cpus.iter().any(|c| c == id) {
+                rest.push_str(&row);
+            } else {
+                text.push_str(&row);
+            }
         }
         std::fs::write(Path::new(&out).join(file), text).expect("write the page's catalog");
+        if apart.is_some() {
+            std::fs::write(Path::new(&out).join("machine-sources.csv"), sources).expect("write the page's catalog");
+        }
+        if *file == "cpus.csv" {
+            std::fs::write(Path::new(&out).join("cpus-longtail.csv"), rest).expect("write the page's catalog");
+        }
     }
 }

@@ -492,3 +492,35 @@ fn every_cpu_has_a_machine_of_its_platform() {
         assert!(by_pair || by_name, "{}: a search for {:?} does not find {}", c.id, c.name, m.id);
     }
 }
+
+/// The page's copy of the CPU catalog is cut in two (build.rs): the CPUs a machine names, which
+/// the first part carries so every curated machine and a GPU's typical desktop host is estimated
+/// at once, and the long tail of CPUs, fetched on demand. Together they are the whole catalog,
+/// once each; and the machines' sources kept apart line up with the machines.
+#[test]
+fn the_pages_cpu_copies_split_the_catalog_at_the_cpus_machines_name() {
+    let ids = |text: &str| -> Vec<String> {
+        text.lines()
+            .skip(1)
+            .map(|l| l.split('\x1f').next().unwrap_or_default().to_string())
+            .collect()
+    };
+    let first = ids(include_str!(concat!(env!("OUT_DIR"), "/cpus.csv")));
+    let tail = ids(include_str!(concat!(env!("OUT_DIR"), "/cpus-longtail.csv")));
+    let cat = catalog();
+    let named: HashSet<&str> = cat.machines.iter().filter_map(|m| m.cpu.as_deref()).collect();
+    assert!(named.contains(tokbound::catalog::cpus::TYPICAL_DESKTOP));
+    assert_eq!(first.iter().map(String::as_str).collect::<HashSet<_>>(), named);
+    assert!(tail.iter().all(|id| !named.contains(id.as_str())));
+    let mut both: Vec<&String> = first.iter().chain(&tail).collect();
+    both.sort();
+    let mut all: Vec<&String> = cat.cpus.iter().map(|c| &c.id).collect();
+    all.sort();
+    assert_eq!(both, all);
+    assert!(tail.len() >= 200, "{} CPUs in the long tail", tail.len());
+    let sources = include_str!(concat!(env!("OUT_DIR"), "/machine-sources.csv"));
+    assert_eq!(sources.lines().count(), cat.machines.len());
+    for (m, s) in cat.machines.iter().zip(sources.lines()) {
+        assert!(!s.is_empty() && m.source.starts_with(s), "{}: {s}", m.id);
+    }
+}

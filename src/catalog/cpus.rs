@@ -227,11 +227,38 @@ impl Catalog {
         out
     }
 
-    /// A CPU by id.
+    /// A CPU by id, of the catalog or of the page's long tail of CPUs where it is loaded.
     pub fn cpu(&self, id: &str) -> Result<&Cpu, String> {
-        self.cpus
-            .iter()
+        self.every_cpu()
             .find(|c| c.id == id)
-            .ok_or_else(|| unknown("CPU", id, self.cpus.iter().map(|c| c.id.as_str())))
+            .ok_or_else(|| unknown("CPU", id, self.every_cpu().map(|c| c.id.as_str())))
     }
+
+    /// Every CPU: the catalog's, then on the page the long tail of CPUs where it is loaded.
+    pub fn every_cpu(&self) -> impl Iterator<Item = &Cpu> {
+        self.cpus.iter().chain(long_tail())
+    }
+}
+
+/// The page's long tail of CPUs: the catalog's CPUs that no machine names (build.rs cuts them
+/// from the page's copy, `cpus-longtail.txt`), fetched when something asks for one and handed to
+/// [`load_long_tail`]. The CLI and the tests read data/cpus.csv whole, so there it is empty.
+static LONG_TAIL: std::sync::OnceLock<Vec<Cpu>> = std::sync::OnceLock::new();
+
+/// The long tail of CPUs where it is loaded.
+fn long_tail() -> &'static [Cpu] {
+    LONG_TAIL.get().map_or(&[], Vec::as_slice)
+}
+
+/// Whether every CPU of the catalog is at hand: always in the CLI and the tests, on the page once
+/// the long tail of CPUs is loaded.
+pub fn all_loaded() -> bool {
+    cfg!(not(target_arch = "wasm32")) || LONG_TAIL.get().is_some()
+}
+
+/// Takes the page's fetched copy of the long tail of CPUs; a second call keeps the first.
+pub fn load_long_tail(text: &str) -> Result<(), String> {
+    let cpus = csv::records(text, parse_cpu).map_err(|e| format!("cpus-longtail.txt: {e}"))?;
+    let _ = LONG_TAIL.set(cpus);
+    Ok(())
 }

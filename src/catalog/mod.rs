@@ -46,6 +46,8 @@ pub struct Machine {
     pub cpu: Option<String>,
     /// The sockets a CPU machine's bandwidth is summed over.
     pub sockets: u32,
+    /// Where its figures come from; empty in the page's copy of a curated machine, whose source is
+    /// kept apart: read it with [`Machine::source_text`].
     pub source: String,
     /// From the long tail of GPUs ([`long_tail`]) rather than the curated catalog.
     pub long_tail: bool,
@@ -102,7 +104,23 @@ impl MemoryClass {
     }
 }
 
+/// The curated machines' sources on the page, one a line in their order (build.rs): read only by
+/// the panels after the first view, so the first part does not carry them.
+#[cfg(target_arch = "wasm32")]
+const MACHINE_SOURCES: &str = include_str!(concat!(env!("OUT_DIR"), "/machine-sources.csv"));
+
 impl Machine {
+    /// Where its figures come from: its `source`, which on the page a curated machine finds in
+    /// the sources kept apart ([`MACHINE_SOURCES`]).
+    pub fn source_text(&self) -> &str {
+        #[cfg(target_arch = "wasm32")]
+        if self.source.is_empty() {
+            let at = catalog().machines.iter().position(|m| m.id == self.id);
+            return at.and_then(|i| MACHINE_SOURCES.lines().nth(i)).unwrap_or_default();
+        }
+        &self.source
+    }
+
     /// The memory's class (the catalog checks every machine names a known type).
     pub fn memory_class(&self) -> MemoryClass {
         MemoryClass::of(&self.memory_type).unwrap_or(MemoryClass::Gddr)

@@ -272,8 +272,7 @@ impl Catalog {
     /// blank text. A machine the text finds by its own name is left out with its own CPU.
     pub fn search_cpu_machines(&self, text: &str) -> Vec<(&Machine, &Cpu)> {
         let q = Query::new(text);
-        self.cpus
-            .iter()
+        self.every_cpu()
             .filter(|c| q.cpu(c))
             .flat_map(|c| {
                 self.machines_with_cpu(c)

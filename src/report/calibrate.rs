@@ -33,7 +33,12 @@ pub fn model_for_run<'a>(run: &PastedRun, cat: &'a crate::catalog::Catalog) -> O
             .collect::<String>()
     };
     let word = alnum(run.model.as_deref()?.split_whitespace().next()?);
-    let word = word.trim_end_matches("moe");
+    // Every trailing "moe" off, by suffix: `trim_end_matches` would bring a reverse substring
+    // searcher into the page for this one call.
+    let mut word = word.as_str();
+    while let Some(w) = word.strip_suffix("moe") {
+        word = w;
+    }
     cat.models
         .iter()
         .filter(|m| (m.params_b / params - 1.0).abs() <= 0.03 || (m.arch.total_params() / 1e9 / params - 1.0).abs() <= 0.03)

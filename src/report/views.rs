@@ -1081,7 +1081,7 @@ pub fn machine_source(m: &crate::catalog::Machine) -> String {
         trim(m.bandwidth_gbs),
         trim(m.memory_gib),
         m.memory_type.to_ascii_uppercase(),
-        m.source
+        m.source_text()
     )
 }
 

@@ -50,6 +50,13 @@ pub fn needs_long_tail(query: &str, cat: &Catalog) -> bool {
     s.all_machines() || s.text(Key::Hw).is_some_and(missing) || s.with_ids().iter().any(|id| missing(id))
 }
 
+/// Whether the link names a CPU (`cpu=`) that the CPUs at hand lack: on the page, where the long
+/// tail of CPUs is not loaded yet, one of it (the page fetches it first); never in the CLI.
+pub fn needs_cpu_long_tail(query: &str, cat: &Catalog) -> bool {
+    let (s, _) = Scenario::from_query(query);
+    !crate::catalog::cpus::all_loaded() && s.text(Key::Cpu).is_some_and(|id| cat.cpu(id).is_err())
+}
+
 /// A notice about the link the page was opened with. One about a key goes away once that key is
 /// changed on the page.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,5 +98,7 @@ mod tests {
         assert!(needs_long_tail("?machines=all", cat));
         assert!(!needs_long_tail("?hw=rtx-4090&machines=curated", cat));
         assert!(!needs_long_tail("", cat));
+        // The CLI has every CPU at hand.
+        assert!(!needs_cpu_long_tail("?hw=ddr4-2666-12ch&cpu=xeon-gold-6138", cat));
     }
 }

@@ -37,7 +37,17 @@ pub async fn worker_import_config(text: String) -> Vec<String> {
 /// page shows it: `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`.
 #[wasm_bindgen]
 pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
-    answer(crate::in_part!(tools::calibrate_reply(paste, query)))
+    answer_later(crate::in_part!(tools::calibrate_reply(paste, query))).await
+}
+
+/// [`answer`] for an answer the readers' part works out later: the long tails of GPUs and CPUs the
+/// scenario names, which the worker's module (starting with the first part's catalog) fetches for
+/// itself, come first.
+async fn answer_later(result: Result<tools::Later, tools::Unloaded>) -> Vec<String> {
+    match result {
+        Ok(later) => later.await,
+        Err(e) => answer(Err(e)),
+    }
 }
 
 /// In the worker: a run to diagnose against the scenario `query` (the page's own):
@@ -45,7 +55,7 @@ pub async fn worker_calibrate(paste: String, query: String) -> Vec<String> {
 /// `["error", message]`.
 #[wasm_bindgen]
 pub async fn worker_diagnose(paste: String, query: String) -> Vec<String> {
-    answer(crate::in_part!(tools::diagnose_reply(paste, query)))
+    answer_later(crate::in_part!(tools::diagnose_reply(paste, query))).await
 }
 
 /// What the page hands the worker.

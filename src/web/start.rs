@@ -24,9 +24,9 @@ pub fn start() {
                 first_view::part_failed();
             }
         });
-        // A link that names a card of the long tail of GPUs keeps "computing…" until the app's
-        // part has fetched the long tail and mounts: the code that fetches and reads it stays out
-        // of the first part.
+        // A link that names a card of the long tail of GPUs or a CPU of the long tail of CPUs
+        // keeps "computing…" until the app's part has fetched that long tail and mounts: the code
+        // that fetches and reads them stays out of the first part.
         wasm_bindgen_futures::spawn_local(async {
             if !long_tail::link_needs_it() {
                 first_view::paint();

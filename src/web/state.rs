@@ -133,16 +133,16 @@ pub fn apply_lever(scenario: RwSignal<Scenario>, commit: Option<UrlCommit>, chan
     }
 }
 
-/// Asks for the long tail of GPUs (fetched once); when it arrives, the scenario is estimated again
-/// (a link's long-tail machine now resolves, the machine table lists it with `machines=all`) and
-/// `then` runs (a search that found nothing searches again).
-pub fn want_long_tail(then: impl Fn() + Copy + 'static) -> impl Fn() + Copy + 'static {
+/// Asks for a long tail of the catalog (fetched once); when it arrives, the scenario is estimated
+/// again (a link's long-tail machine now resolves, the machine table lists it with
+/// `machines=all`) and `then` runs (a search searches again, the CPU select lists every CPU).
+pub fn want_long_tail(tail: crate::web::long_tail::Tail, then: impl Fn() + Copy + 'static) -> impl Fn() + Copy + 'static {
     let scenario = use_context::<RwSignal<Scenario>>();
     move || {
-        if crate::web::long_tail::loaded() {
+        if tail.loaded() {
             return;
         }
-        crate::web::long_tail::request(move || {
+        crate::web::long_tail::request(tail, move || {
             if let Some(s) = scenario {
                 s.update(|_| {});
             }

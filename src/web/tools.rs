@@ -57,29 +57,37 @@ pub fn config_reply(text: String) -> Result<Vec<String>, Unloaded> {
     Ok(reply(imported_config(&text)))
 }
 
+/// An answer the parse worker awaits: the long tails its scenario names are fetched first.
+pub type Later = std::pin::Pin<Box<dyn std::future::Future<Output = Vec<String>>>>;
+
 /// The parse worker's answer for a calibration paste fitted for the scenario `query`:
-/// `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`.
+/// `["ok", parts of [`calibrate::Shown`]…]` or `["error", message]`, once the long tails `query`
+/// names are in the worker's catalog ([`crate::web::long_tail::ready_for`]).
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
-pub fn calibrate_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
-    let (scenario, _) = crate::scenario::Scenario::from_query(&query);
-    Ok(match calibrate::calibrate_on_screen(&paste, &scenario, crate::catalog::catalog()) {
-        Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
-        Err(e) => vec!["error".to_string(), e],
-    })
+pub fn calibrate_reply(paste: String, query: String) -> Result<Later, Unloaded> {
+    Ok(Box::pin(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(crate::web::long_tail::ready_for(&query)).await;
+        let (scenario, _) = crate::scenario::Scenario::from_query(&query);
+        match calibrate::calibrate_on_screen(&paste, &scenario, crate::catalog::catalog()) {
+            Ok(c) => std::iter::once("ok".to_string()).chain(c.shown().to_parts()).collect(),
+            Err(e) => vec!["error".to_string(), e],
+        }
+    }))
 }
 
 /// The parse worker's answer for a run to diagnose against the scenario `query` (the page's
 /// own): `["ok", parts of [`Diagnosis::to_parts`](crate::report::diagnose::Diagnosis::to_parts)…]`
-/// or `["error", message]`.
+/// or `["error", message]`, once the long tails `query` names are in the worker's catalog.
 #[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
-pub fn diagnose_reply(paste: String, query: String) -> Result<Vec<String>, Unloaded> {
-    let (scenario, _) = crate::scenario::Scenario::from_query(&query);
-    Ok(
+pub fn diagnose_reply(paste: String, query: String) -> Result<Later, Unloaded> {
+    Ok(Box::pin(async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(crate::web::long_tail::ready_for(&query)).await;
+        let (scenario, _) = crate::scenario::Scenario::from_query(&query);
         match crate::report::diagnose::diagnose(&paste, &scenario, crate::catalog::catalog(), true) {
             Ok(d) => std::iter::once("ok".to_string()).chain(d.to_parts()).collect(),
             Err(e) => vec!["error".to_string(), e],
-        },
-    )
+        }
+    }))
 }
 
 /// A GGUF header from the first `prefix.len()` bytes of a `size`-byte file (a Hub download).

@@ -8,8 +8,8 @@
 //   below the fold: navigation start → the slowest of the parts after the first view (the charts,
 //     the machine and model tables) painted
 //   CLS: the layout shift score over the load
-//   whether the long tail of GPUs (gpus-longtail.txt) was fetched before that first ceiling: only a
-//   link naming one of its cards should fetch it
+//   whether the long tail of GPUs (gpus-longtail.txt) or of CPUs (cpus-longtail.txt) was fetched
+//   before that first ceiling: only a link naming one of their cards or CPUs should fetch it
 import { serve, launch, openPage } from './harness.mjs';
 
 const LOADS = Number(process.env.LOADS ?? 10);
@@ -20,6 +20,8 @@ const KINDS = [
   { kind: 'embed', query: '?embed=1&view=headline,context&hw=m4-max-40c&model=llama-3.1-8b', below: ['chart-context'] },
   // A link to a card of the long tail of GPUs: the one first view that fetches that file.
   { kind: 'long-tail link', query: '?hw=radeon-rx-580-c2938&model=llama-3.1-8b', below: ['chart-context', 'comparison-table', 'model-table'] },
+  // A link naming a CPU of the long tail of CPUs, which waits for that file likewise.
+  { kind: 'long-tail CPU link', query: '?hw=ddr4-2666-6ch&cpu=xeon-gold-6138&model=llama-3.1-8b', below: ['chart-context', 'comparison-table', 'model-table'] },
 ];
 
 const server = await serve('/', { gzip: true });
@@ -61,8 +63,9 @@ for (const { kind, query, below } of KINDS) {
       const upTo = (when) => [nav, ...performance.getEntriesByType('resource')]
         .filter((e) => e.responseEnd <= when).reduce((n, e) => n + (e.encodedBodySize || 0), 0);
       const rest = Object.entries(t).filter(([k]) => k !== 'ceiling').map(([, v]) => v);
-      const tail = performance.getEntriesByType('resource').some((e) => e.name.includes('gpus-longtail') && e.responseEnd <= t.ceiling);
-      return { fcp, ceiling: t.ceiling, below: Math.max(...rest), firstView: upTo(t.ceiling), all: upTo(Infinity), cls: window.__cls, tail };
+      const before = (file) => performance.getEntriesByType('resource').some((e) => e.name.includes(file) && e.responseEnd <= t.ceiling);
+      const [tail, cpus] = [before('gpus-longtail'), before('cpus-longtail')];
+      return { fcp, ceiling: t.ceiling, below: Math.max(...rest), firstView: upTo(t.ceiling), all: upTo(Infinity), cls: window.__cls, tail, cpus };
     }));
     await page.close();
   }
@@ -70,7 +73,8 @@ for (const { kind, query, below } of KINDS) {
   console.log(`slow 4G, ${kind} (${LOADS} cold loads, median): first view ${(med((r) => r.firstView) / 1000).toFixed(1)} KB (budget 120), `
     + `FCP ${med((r) => r.fcp).toFixed(0)} ms (budget 700), first ceiling ${med((r) => r.ceiling).toFixed(0)} ms (budget 1000; p90 ${pct(runs.map((r) => r.ceiling), 0.9).toFixed(0)}), `
     + `slowest below-the-fold part ${med((r) => r.below).toFixed(0)} ms (budget 2500), fetched in all ${(med((r) => r.all) / 1000).toFixed(1)} KB, CLS ${med((r) => r.cls).toFixed(3)} (budget 0.05), `
-    + `long tail of GPUs in the first view: ${runs.filter((r) => r.tail).length} of ${LOADS} loads`);
+    + `long tail of GPUs in the first view: ${runs.filter((r) => r.tail).length} of ${LOADS} loads, `
+    + `of CPUs: ${runs.filter((r) => r.cpus).length} of ${LOADS}`);
 }
 await browser.close();
 await server.close();

@@ -24,12 +24,14 @@ const fmt = (v) => v.toFixed(1);
 
 // Each file as `gzip -9` compresses it (KB = 1000 bytes). The parts fetched only when a user asks
 // for what they hold (the readers' part and the workers behind Import, Calibrate and Measure, the
-// long tail of GPUs) have a budget of their own, apart from the whole page's (docs/performance.md).
+// long tails of GPUs and CPUs) have a budget of their own, apart from the whole page's (docs/performance.md).
 const ON_DEMAND = [
   [/^split_tools-.*\.wasm$/, 'the readers\' part (import, calibrate, measure)', 45],
   [/^(parse|measure)-worker\.js$/, 'the workers', 5],
   // Fetched when a search or the GPU guess misses the curated catalog, or a link names its cards.
   [/^(gpus-longtail\.txt|split_tail-.*\.wasm)$/, 'the long tail of GPUs (its file and the part that reads it)', 40],
+  // Fetched when a link names one of its CPUs, a machine search is typed or the CPU select is used.
+  [/^cpus-longtail\.txt$/, 'the long tail of CPUs (the CPUs no machine names)', 5],
 ];
 // BENCH=keys runs the keystroke measures alone.
 const all = process.env.BENCH !== 'keys';

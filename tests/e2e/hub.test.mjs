@@ -114,6 +114,18 @@ test('gated, missing and broken models say what is wrong and keep the scenario',
   assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), []);
 });
 
+test('a Hub import whose readers\' part cannot be fetched says so, asks the Hub nothing and keeps the model', async () => {
+  const { page } = await open('?hw=rtx-4090&model=qwen3-8b');
+  // The download code comes with the readers' part (docs/performance.md).
+  await page.context().route('**/split_tools-*.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const count = hubRequests().length;
+  await importUrl(page, 'meta-llama/Llama-3.1-8B');
+  await waitStatus(page, /could not be loaded: offline/);
+  assert.equal(hubRequests().length, count);
+  assert.equal(await page.getByTestId('input-model').inputValue(), 'qwen3-8b');
+  assert.equal(await page.getByTestId('import-url').inputValue(), 'meta-llama/Llama-3.1-8B');
+});
+
 test('an unreachable Hub is a plain message', async () => {
   const { page } = await open('?hw=rtx-4090');
   const count = hub.requests.length;

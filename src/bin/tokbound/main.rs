@@ -34,7 +34,8 @@ const USAGE: &str = "usage: tokbound estimate '<query>' [--text]   (keys: docs/s
        tokbound diagnose '<query>' [--text] < run   (why a run of yours differs from the estimate: llama-bench, llama-server, llama-cli or ollama output on standard input)
        tokbound keys
        tokbound shell   (the page's frame with the default scenario's headline, as HTML: the build inlines it)
-       tokbound shell long-tail   (the page's copy of the long tail of GPUs, which the build puts beside the page)";
+       tokbound shell long-tail   (the page's copy of the long tail of GPUs, which the build puts beside the page)
+       tokbound shell cpus-long-tail   (the page's copy of the CPUs no machine names, likewise)";
 
 fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -57,6 +58,10 @@ fn main() -> ExitCode {
         // The page fetches this file only when it needs the long tail (docs/performance.md).
         Some("shell") if args.get(1).is_some_and(|a| a == "long-tail") => {
             print!("{}", include_str!(concat!(env!("OUT_DIR"), "/gpus-longtail.csv")));
+            ExitCode::SUCCESS
+        }
+        Some("shell") if args.get(1).is_some_and(|a| a == "cpus-long-tail") => {
+            print!("{}", include_str!(concat!(env!("OUT_DIR"), "/cpus-longtail.csv")));
             ExitCode::SUCCESS
         }
         Some("diagnose") => diagnose(&args[1..], text),

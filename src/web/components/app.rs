@@ -125,7 +125,7 @@ pub fn App() -> impl IntoView {
 
 /// `machines=all` lists the long tail of GPUs: fetched when the scenario first asks for it.
 fn fetch_long_tail_for_all_machines(scenario: RwSignal<Scenario>) {
-    let want_long_tail = want_long_tail(|| ());
+    let want_long_tail = want_long_tail(crate::web::long_tail::Tail::Gpus, || ());
     Effect::new(move |_| {
         if scenario.with(Scenario::all_machines) {
             want_long_tail();

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::catalog::catalog;
 use crate::report::measure;
+use crate::web::long_tail::Tail;
 use crate::web::state::scenario;
 
 /// The offer (`gpu-guess`, with `gpu-guess-use` and `gpu-guess-dismiss`), shown when the
@@ -24,7 +25,7 @@ pub fn GpuGuess() -> impl IntoView {
         let software = measure::is_software_renderer(&renderer);
         let found = move || crate::report::measure::machine_from_renderer(catalog(), &renderer).map(|m| (m.id.clone(), m.name.clone()));
         match found() {
-            None if !software && !crate::web::long_tail::loaded() => crate::web::long_tail::request(move || set_guess.set(found())),
+            None if !software && !Tail::Gpus.loaded() => crate::web::long_tail::request(Tail::Gpus, move || set_guess.set(found())),
             f => set_guess.set(f),
         }
     });

@@ -122,11 +122,29 @@ async fn read_text(file: &web_sys::File) -> Result<String, String> {
     text.as_string().ok_or_else(|| "the file is not text".into())
 }
 
+/// Lands an imported model (with the Hub source's key where it came from there) and gives the
+/// status lines that say so.
+type Land = Callback<(Imported, Option<String>), Vec<String>>;
+
+/// Starts reading a Hub source ([`run_hub_import`]). Where the page is split this is in the
+/// readers' part (`tools`, [`crate::web::tools`]), which the import fetches for its readers anyway:
+/// the download code is fetched with them, on the click that imports.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(tools, fallible))]
+fn start_hub_import(
+    src: hub::Source,
+    land: Land,
+    set_url_status: WriteSignal<Option<Result<Vec<String>, String>>>,
+    set_hub_files: WriteSignal<(Option<hub::Source>, Vec<String>)>,
+) -> Result<(), crate::web::parts::Unloaded> {
+    wasm_bindgen_futures::spawn_local(run_hub_import(src, land, set_url_status, set_hub_files));
+    Ok(())
+}
+
 /// Reads a Hub source — a GGUF file, or a repository's config.json and GGUF list — and lands
 /// the model it gives (`land`), saying what happened in `status` and offering the GGUF files.
 async fn run_hub_import(
     src: hub::Source,
-    land: impl Fn(Imported, Option<String>) -> Vec<String> + Copy + 'static,
+    land: Land,
     set_url_status: WriteSignal<Option<Result<Vec<String>, String>>>,
     set_hub_files: WriteSignal<(Option<hub::Source>, Vec<String>)>,
 ) {
@@ -139,7 +157,7 @@ async fn run_hub_import(
     };
     match result {
         Ok((Some(i), ggufs)) => {
-            let mut lines = land(i, Some(src.key()));
+            let mut lines = land.run((i, Some(src.key())));
             if !ggufs.is_empty() {
                 lines.push(format!("{} GGUF files: choose one below for its exact size.", ggufs.len()));
             }
@@ -149,7 +167,7 @@ async fn run_hub_import(
         Ok((None, ggufs)) if ggufs.len() == 1 => {
             let file = src.with_file(&ggufs[0]);
             match hub_gguf(&file, &ggufs[0], set_url_status).await {
-                Ok(i) => set_url_status.set(Some(Ok(land(i, Some(file.key()))))),
+                Ok(i) => set_url_status.set(Some(Ok(land.run((i, Some(file.key())))))),
                 Err(e) => set_url_status.set(Some(Err(e))),
             }
         }
@@ -368,8 +386,13 @@ fn hub_section(land: impl Fn(Imported, Option<String>) -> Vec<String> + Copy + S
     let (url_text, set_url_text) = signal(String::new());
     let (url_status, set_url_status) = signal(None::<Result<Vec<String>, String>>);
     let (hub_files, set_hub_files) = signal((None::<hub::Source>, Vec::<String>::new()));
+    let land: Land = Callback::new(move |(i, key)| land(i, key));
     let import_hub = move |src: hub::Source| {
-        wasm_bindgen_futures::spawn_local(run_hub_import(src, land, set_url_status, set_hub_files));
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(e) = crate::in_part!(start_hub_import(src, land, set_url_status, set_hub_files)) {
+                set_url_status.set(Some(Err(e.to_string())));
+            }
+        });
     };
     let apply_url = move |_| match hub::Source::parse_input(&url_text.get_untracked()) {
         Ok(src) => {

@@ -11,6 +11,7 @@ use crate::catalog::{catalog, Kind};
 use crate::report::naming::field_label;
 use crate::report::views;
 use crate::scenario::{Key, Scenario, Value, DEFAULT_HW};
+use crate::web::long_tail::Tail;
 use crate::web::state::{scenario, want_long_tail};
 
 const CUSTOM: &str = "custom";
@@ -98,13 +99,18 @@ pub fn MachinePicker() -> impl IntoView {
 /// What the search box finds (option values), and the chosen value to list without a search too
 /// (a CPU machine paired with its CPU, or a machine of the long tail: no plain option shows them).
 /// The long tail of GPUs is searched once it has arrived, and fetched when a search finds nothing
-/// in the curated catalog.
+/// in the curated catalog; the long tail of CPUs is fetched for any search.
 fn searched(search: RwSignal<String>, current: Memo<String>) -> (Memo<Vec<String>>, Memo<String>) {
     let found = Memo::new(move |_| search.with(|q| found_values(q)));
-    let want_long_tail = want_long_tail(move || search.update(|_| {}));
+    let again = move || search.update(|_| {});
+    let (want_gpus, want_cpus) = (want_long_tail(Tail::Gpus, again), want_long_tail(Tail::Cpus, again));
     Effect::new(move |_| {
-        if found.with(Vec::is_empty) && search.with(|q| !q.trim().is_empty()) {
-            want_long_tail();
+        if search.with(|q| !q.trim().is_empty()) {
+            // A search may name any CPU; a GPU only where the curated catalog has none.
+            want_cpus();
+            if found.with(Vec::is_empty) {
+                want_gpus();
+            }
         }
     });
     let chosen = Memo::new(move |_| {
