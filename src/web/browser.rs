@@ -136,19 +136,114 @@ fn after_ms_boxed(ms: i32, f: Box<dyn FnOnce()>) {
     let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(f.unchecked_ref(), ms);
 }
 
-/// Runs `f` in a task of its own once the next frame has been painted (a timer set from that
-/// frame's animation callback), so what a change updates first is on screen before slower work
-/// starts, and a key pressed meanwhile is answered between such tasks rather than after all of them.
+/// Runs `f` in a task of its own once the next frame has been painted, so what a change updates
+/// first is on screen before slower work starts. Such tasks take turns ([`Turns`]): a frame is let
+/// through whenever those run since the last one have taken [`TURN_BUDGET_MS`], so no frame has
+/// to lay out and paint more than that much work, and a key pressed meanwhile is answered
+/// between two of them.
 pub fn after_next_paint(f: impl FnOnce() + 'static) {
-    after_next_paint_boxed(Box::new(f));
+    Turns::push(Box::new(f), false);
 }
 
-/// [`after_next_paint`] for one type of callback: each closure type passed to
-/// `Closure::once_into_js` brings its own copy of wasm-bindgen's closure machinery.
-fn after_next_paint_boxed(f: Box<dyn FnOnce()>) {
-    let Some(window) = web_sys::window() else { return };
-    let frame = Closure::once_into_js(move || after_ms_boxed(0, f));
-    let _ = window.request_animation_frame(frame.unchecked_ref());
+/// Runs `f` in a task of its own in the turns [`after_next_paint`] takes, without waiting for a
+/// paint unless the work since the last one has used its budget (a chart's draw, a table's rows
+/// off screen).
+pub fn in_turn(f: impl FnOnce() + 'static) {
+    Turns::push(Box::new(f), true);
+}
+
+/// How much of the work after a paint runs before the next frame is let through, in
+/// milliseconds: the frame that follows lays out and paints what that work wrote, and a key
+/// pressed while it does waits for it.
+const TURN_BUDGET_MS: f64 = 5.0;
+
+/// The work waiting for a paint (`next`) and the work let run since the last one (`now`), each in
+/// a task of its own.
+#[derive(Default)]
+struct Turns {
+    next: Vec<Box<dyn FnOnce()>>,
+    now: std::collections::VecDeque<Box<dyn FnOnce()>>,
+    /// A task or an animation frame is asked for.
+    asked: bool,
+    /// When the work since the last paint started.
+    started: f64,
+}
+
+thread_local! {
+    static TURNS: std::cell::RefCell<Turns> = std::cell::RefCell::default();
+}
+
+/// Milliseconds now (the clock's whole milliseconds are fine for a budget of a few: one import
+/// where `performance.now` takes two).
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Turns {
+    fn push(f: Box<dyn FnOnce()>, this_turn: bool) {
+        let start = TURNS.with_borrow_mut(|t| {
+            if this_turn {
+                t.now.push_back(f);
+            } else {
+                t.next.push(f);
+            }
+            !std::mem::replace(&mut t.asked, true)
+        });
+        if start {
+            if this_turn {
+                TURNS.with_borrow_mut(|t| t.started = now_ms());
+                Self::ask_task();
+            } else {
+                Self::ask_frame();
+            }
+        }
+    }
+
+    /// A timer set from the next frame's animation callback: a second animation callback would
+    /// hold that frame.
+    fn ask_frame() {
+        let Some(window) = web_sys::window() else { return };
+        let frame = Closure::once_into_js(|| {
+            after_ms_boxed(
+                0,
+                Box::new(|| {
+                    TURNS.with_borrow_mut(|t| {
+                        let waited = std::mem::take(&mut t.next);
+                        t.now.extend(waited);
+                        t.started = now_ms();
+                    });
+                    Self::run_one();
+                }),
+            );
+        });
+        let _ = window.request_animation_frame(frame.unchecked_ref());
+    }
+
+    fn ask_task() {
+        after_ms_boxed(0, Box::new(Self::run_one));
+    }
+
+    /// Runs the next piece of work and asks for a task for the one after it; where the work since
+    /// the last paint has spent the budget, asks for a paint first. The budget is read here, as a
+    /// task starts, because a piece of work's effects run after it returns, in its microtasks.
+    fn run_one() {
+        let spent = TURNS.with_borrow(|t| now_ms() - t.started);
+        if spent >= TURN_BUDGET_MS {
+            Self::ask_frame();
+            return;
+        }
+        if let Some(f) = TURNS.with_borrow_mut(|t| t.now.pop_front()) {
+            f();
+        }
+        let (more_now, more_later) = TURNS.with_borrow(|t| (!t.now.is_empty(), !t.next.is_empty()));
+        if more_now {
+            Self::ask_task();
+        } else if more_later {
+            Self::ask_frame();
+        } else {
+            TURNS.with_borrow_mut(|t| t.asked = false);
+        }
+    }
 }
 
 /// Scrolls the first element `selector` finds to the top of the window where the page has

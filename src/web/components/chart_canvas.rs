@@ -100,9 +100,10 @@ pub fn ChartCanvas(
             surface,
         };
         // The chart's inputs change in the task that takes a change up after the keystroke's paint
-        // (state::Deferred); each chart draws in a task of its own after that.
+        // (state::Deferred); each chart draws in a task of its own after that, taking its turn
+        // with the other panels' work (browser::in_turn).
         let width = width.clone();
-        crate::web::browser::after_ms(0, move || {
+        crate::web::browser::in_turn(move || {
             let known = width.get();
             let css_width = if known > 0 { known } else { draw.canvas.client_width() };
             draw.run(build, f64::from(css_width.max(300)));
@@ -154,8 +155,13 @@ impl Draw {
         let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
         // Wide pages get a wide chart; a chart of rows keeps room for each row's label.
         let css_height = (css_width * 0.55).clamp(260.0, 460.0).max(p.min_height);
-        self.surface.set_width((css_width * ratio) as u32);
-        self.surface.set_height((css_height * ratio) as u32);
+        // Setting a canvas's size, even to the same, throws its pixels away and allocates new
+        // ones; the draw covers the whole canvas with the background first.
+        let (width, height) = ((css_width * ratio) as u32, (css_height * ratio) as u32);
+        if self.surface.width() != width || self.surface.height() != height {
+            self.surface.set_width(width);
+            self.surface.set_height(height);
+        }
         for (name, value) in &p.facts {
             let _ = self.canvas.set_attribute(&format!("data-{name}"), value);
         }

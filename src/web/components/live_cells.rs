@@ -320,7 +320,7 @@ impl LiveTable {
             self.busy.try_set(false);
         } else {
             let this = self.clone();
-            crate::web::browser::after_ms(0, move || this.catch_up(generation));
+            crate::web::browser::in_turn(move || this.catch_up(generation));
         }
     }
 
