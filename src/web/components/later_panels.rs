@@ -1,10 +1,10 @@
-//! The panels below the tables, in a part of the module of their own (`more`) where the page is
-//! split ([`crate::web::parts`]): what would make it faster and the commands that run it, and
-//! further down the import, calibration, diagnosis, share and how-it-works panels. The tables and charts,
-//! which the page shows first, do not wait for them: the part is fetched as the app mounts and
-//! each group of panels appears where it belongs when it arrives. If it cannot be fetched, the
-//! group's place says so (`part-error`) and everything else keeps working. The headline's
-//! levers come from this part too (without it, their place in the headline says so).
+//! The panels below the tables: what would make it faster and the commands that run it (with the
+//! headline's levers, in the app's part), and further down the import, calibration, diagnosis,
+//! share and how-it-works panels, in a part of the module of their own (`more`) where the page is
+//! split ([`crate::web::parts`]). The tables and charts, which the page shows first, do not wait
+//! for that part: it is fetched as the app mounts and the panels appear where they belong when it
+//! arrives. If it cannot be fetched, their place says so (`part-error`) and everything else keeps
+//! working.
 
 use leptos::prelude::*;
 
@@ -33,37 +33,46 @@ pub enum Panels {
     HeadlineLevers,
 }
 
-/// A group of panels from the `more` part, shown when it is in.
+/// A group of panels: the levers and commands at once (they come with the app's part, beside the
+/// tables), the bottom panels from the `more` part when it is in.
 #[component]
 pub fn LaterPanels(
     panels: Panels,
     /// The last valid (inputs, estimate), which the commands read.
     estimate: Memo<Option<(Inputs, Estimate)>>,
 ) -> impl IntoView {
+    if panels != Panels::Bottom {
+        return near_panels(panels, estimate);
+    }
     Suspend::new(send_wrapper::SendWrapper::new(async move {
-        crate::in_part!(panels_view(panels, estimate))
+        crate::in_part!(bottom_panels())
             .unwrap_or_else(|e| view! { <p class="part-error" role="alert" data-testid="part-error">{e.to_string()}</p> }.into_any())
     }))
+    .into_any()
 }
 
-/// The group's view, built in the `more` part: one way in for every group, as each costs the
-/// module a stub of its own on both sides of the cut.
-#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(more, fallible))]
-fn panels_view(panels: Panels, estimate: Memo<Option<(Inputs, Estimate)>>) -> Result<AnyView, Unloaded> {
-    Ok(match panels {
-        Panels::LeversAndCommands | Panels::Levers => view! {
+/// The levers, the commands and the headline's levers, in the app's part: a part of their own
+/// would cost the page more in stubs and shared code than they weigh (docs/performance.md).
+fn near_panels(panels: Panels, estimate: Memo<Option<(Inputs, Estimate)>>) -> AnyView {
+    match panels {
+        Panels::HeadlineLevers => view! { <HeadlineLevers /> }.into_any(),
+        _ => view! {
             <LeversPanel />
             {(panels == Panels::LeversAndCommands).then(|| view! { <CommandsPanel estimate=estimate /> })}
         }
         .into_any(),
-        Panels::Bottom => view! {
-            <ImportPanel />
-            <CalibratePanel />
-            <DiagnosePanel />
-            <SharePanel />
-            <HowItWorks />
-        }
-        .into_any(),
-        Panels::HeadlineLevers => view! { <HeadlineLevers /> }.into_any(),
-    })
+    }
+}
+
+/// The bottom panels, built in the `more` part.
+#[cfg_attr(tokbound_split, wasm_split_helpers::wasm_split(more, fallible))]
+fn bottom_panels() -> Result<AnyView, Unloaded> {
+    Ok(view! {
+        <ImportPanel />
+        <CalibratePanel />
+        <DiagnosePanel />
+        <SharePanel />
+        <HowItWorks />
+    }
+    .into_any())
 }
