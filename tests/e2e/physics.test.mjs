@@ -61,6 +61,8 @@ test('the first N layers keep their experts in RAM: faster than all of them, ref
   await page.getByTestId('input-cpu-moe').press('Enter');
   await page.waitForFunction(() => location.search.includes('cpu_moe=36'));
   await page.waitForFunction((a) => Number(document.querySelector('[data-testid=expected]').textContent.match(/^([\d.]+)/)[1]) > a, all);
+  // The commands follow the headline in a later turn: wait for the scenario to reach them.
+  await page.waitForFunction(() => / --n-cpu-moe 36 /.test(document.querySelector('[data-testid=command-run]')?.textContent || ''), null, { timeout: 5000 }).catch(() => {});
   assert.match(await page.getByTestId('command-run').textContent(), / --n-cpu-moe 36 /);
   // Past the model's 48 layers: a message under the field, the estimate and the other inputs kept.
   const before = await ceiling(page);
