@@ -255,8 +255,9 @@ pub struct TimeModel {
     pub slow: Coefficients,
     /// (low, high) multipliers on the expected figure.
     pub band: (f64, f64),
-    /// Multiplier on the fixed per-pass seconds (per layer, per expert matmul) of a pass whose
-    /// layers are split over several devices (`with=`): a split pass is launched kernel by kernel
+    /// Multiplier on the fixed per-pass seconds (per layer, per expert matmul) of a pass over
+    /// several GPUs ([`Inputs::devices_used`]: `with=`, `split=`, `tp=`), fitted on layer splits
+    /// over different cards: a split pass is launched kernel by kernel
     /// and synchronised at each hand-over, where one device replays it as a captured graph
     /// (llama.cpp's CUDA backend turns its graphs off for several GPUs), which costs most where a
     /// pass has most kernels, a mixture of experts. Fitted on data/measured-mixed.csv; 1 where

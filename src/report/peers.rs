@@ -18,7 +18,6 @@ pub struct Peer {
     pub build: Option<u32>,
     /// Measured over what the shipped fit expects for the row.
     pub ratio: f64,
-    pub url: String,
 }
 
 /// The decode-only measured runs of machine `hw` on `backend`, each scored.
@@ -31,7 +30,6 @@ pub fn peers(hw: &str, backend: &str, cat: &Catalog) -> Vec<Peer> {
             (expected > 0.0).then(|| Peer {
                 build: build_number(&m.build),
                 ratio: m.tg_tok_s / expected,
-                url: m.url.clone(),
             })
         })
         .collect()
@@ -68,17 +66,18 @@ pub fn old_build(peers: &[Peer], build: u32, at: Standing) -> Option<String> {
         .filter(|p| p.build.is_some_and(|b| b <= build))
         .map(|p| p.ratio)
         .collect();
+    let older_runs = older.len();
     let newer_median = median(newer.iter().map(|p| p.ratio).collect());
-    let older_median = median(older.clone());
-    if newer.len() < 2 || newer_median < at.low_ratio || (!older.is_empty() && older_median >= newer_median) {
+    let older_median = median(older);
+    if newer.len() < 2 || newer_median < at.low_ratio || (older_runs > 0 && older_median >= newer_median) {
         return None;
     }
     let builds = newer.iter().filter_map(|p| p.build);
     let (first, last) = (builds.clone().min()?, builds.max()?);
-    let older_text = if older.is_empty() {
+    let older_text = if older_runs == 0 {
         String::new()
     } else {
-        format!(", its {} on this build or older at {:.0}%", older.len(), older_median * 100.0)
+        format!(", its {older_runs} on this build or older at {:.0}%", older_median * 100.0)
     };
     Some(format!(
         "the run names build {build}; {} measured runs of this machine on builds {first}–{last} read at {:.0}% of tokbound's expected figure (median){older_text}, this run at {:.0}%: update llama.cpp",
@@ -116,7 +115,7 @@ pub fn power_limit(machine: &Machine, peers: &[Peer], at: Standing) -> Option<St
 }
 
 /// The median of `v` (NaN for none).
-pub fn median(mut v: Vec<f64>) -> f64 {
+fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     crate::calibration::quantile(&v, 0.5)
 }

@@ -729,7 +729,7 @@ fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
                         .map(|(_, e)| *e)
                         .collect();
                     line(kind.label(), &mut errs, hosts);
-                    let (f, n) = tokbound::catalog::calibration().split_fixed.map_or((1.0, 0), |(f, n)| (f, n));
+                    let (f, n) = tokbound::catalog::calibration().split_fixed.unwrap_or((1.0, 0));
                     outf(format_args!(
                         "  {}: each pair held out of the split's fixed-cost multiplier (×{f:.2} fitted on {n} runs); measured above its ceiling: {above}",
                         kind.label()
