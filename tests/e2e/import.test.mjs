@@ -68,6 +68,8 @@ test('a config.json dropped on the import panel becomes the model', async () => 
   }, text);
   assert.ok(accepted, 'dragover and drop are both cancelled');
   await page.waitForFunction(() => /671\.\d\dB parameters/.test(document.querySelector('[data-testid=import-status]').textContent));
+  // The select's long option list fills in after a paint: wait for it to show the choice.
+  await page.waitForFunction(() => document.querySelector('[data-testid=input-model]').value === 'custom', null, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.getByTestId('input-model').inputValue(), 'custom');
   assert.deepEqual(errors, []);
 });
