@@ -301,8 +301,8 @@ pub struct Calibration {
 }
 
 /// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
-/// number of runs it rests on: of a CPU machine's own memory (`cpu`), and of the RAM pool beside
-/// a GPU (`offload`: routed experts or layers there). `None` where no run was measured: the
+/// number of runs it rests on: of whole layers (`cpu`: a CPU machine's own memory, and the layers
+/// a GPU does not hold), and of a mixture's routed experts beside a GPU (`offload`). `None` where no run was measured: the
 /// stated prior ([`CPU_PRIOR`]'s weight) stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RamFit {

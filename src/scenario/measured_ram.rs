@@ -39,6 +39,13 @@ impl Situation {
         }
     }
 
+    /// Whether the CPU streams whole layers from RAM here (a CPU machine, or layers a GPU does not
+    /// hold), rather than a mixture's routed experts, a few small matrices a layer: the two
+    /// streaming multipliers of the fit ([`RamFit::cpu`], [`RamFit::offload`]).
+    pub fn streams_dense(self) -> bool {
+        self != Situation::ExpertsInRam
+    }
+
     /// How `tokbound accuracy` and docs/accuracy.md name it.
     pub fn label(self) -> &'static str {
         match self {
@@ -97,7 +104,7 @@ impl RamSide {
 
     /// The streaming multiplier for `situation`: fitted, else the prior.
     pub fn multiplier(&self, situation: Situation) -> f64 {
-        let f = if situation == Situation::CpuOnly {
+        let f = if situation.streams_dense() {
             self.ram.cpu
         } else {
             self.ram.offload
@@ -249,9 +256,9 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
 /// 3. the remote sockets' streaming rate on the multi-socket runs.
 pub fn fit(runs: &[RamRun]) -> RamSide {
     let single: Vec<&RamRun> = runs.iter().filter(|r| r.fitted && r.sockets <= 1).collect();
-    // Experts and layers in system RAM beside a GPU are one situation to the memory: weights the
-    // CPU reads from RAM while the GPU holds the rest.
-    let of = |rs: &[&RamRun], cpu: bool| fit_multiplier(rs.iter().copied().filter(|r| (r.situation == Situation::CpuOnly) == cpu));
+    // Whole layers in system RAM beside a GPU stream as a CPU machine's own weights do: one
+    // multiplier; routed experts another.
+    let of = |rs: &[&RamRun], dense: bool| fit_multiplier(rs.iter().copied().filter(|r| r.situation.streams_dense() == dense));
     let multipliers = |rs: &[&RamRun]| RamFit {
         cpu: of(rs, true),
         offload: of(rs, false),
@@ -310,7 +317,7 @@ pub fn engine_fit(runs: &[RamRun], engine: &str) -> RamFit {
     let hosts = |cpu: bool| {
         let mut h: Vec<&str> = mine
             .iter()
-            .filter(|r| r.fitted && r.sockets <= 1 && (r.situation == Situation::CpuOnly) == cpu)
+            .filter(|r| r.fitted && r.sockets <= 1 && r.situation.streams_dense() == cpu)
             .map(|r| r.host.as_str())
             .collect();
         h.sort_unstable();

@@ -593,11 +593,21 @@ impl Scenario {
                 "MLX is its own runtime (backend=mlx): engine= names a llama.cpp-family runtime or ktransformers".into(),
             );
         }
+        let experts = self.offload_experts();
         machine.map(|mut m| {
-            let own = crate::catalog::calibration().ram_for(engine);
+            let cal = crate::catalog::calibration();
+            let own = cal.ram_for(engine);
+            // Whole layers in system RAM are dense weights the CPU streams as a CPU machine does
+            // its own; routed experts are read a few small matrices at a time.
+            if m.kind == Kind::Gpu && !experts {
+                if let Some((w, _)) = cal.ram.cpu {
+                    m.time.slow.weight = w;
+                }
+            }
             let side = match m.kind {
                 Kind::Cpu => own.and_then(|f| f.cpu),
-                Kind::Gpu => own.and_then(|f| f.offload),
+                Kind::Gpu if experts => own.and_then(|f| f.offload),
+                Kind::Gpu => own.and_then(|f| f.cpu),
                 Kind::Apple | Kind::Soc => None,
             };
             match (side, m.kind) {
