@@ -366,7 +366,17 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let mut ram = crate::calibration::RamFit::default();
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
     let (mut cpu_compute, mut numa, mut split_fixed) = (Vec::new(), None, None);
+    let (mut cpu_stream, mut cpu_sync) = (Vec::new(), None);
     for l in lines {
+        if let Some(family) = l.level.strip_prefix("stream:") {
+            let f = crate::estimator::CpuFamily::parse(family).ok_or_else(|| format!("{}: not a CPU family", l.level))?;
+            cpu_stream.push((f, (l.fitted.c[3], l.fitted.rows)));
+            continue;
+        }
+        if l.level == "sync" {
+            cpu_sync = Some((l.fitted.c[3], l.fitted.rows));
+            continue;
+        }
         if let Some(family) = l.level.strip_prefix("compute:") {
             let f = crate::estimator::CpuFamily::parse(family).ok_or_else(|| format!("{}: not a CPU family", l.level))?;
             cpu_compute.push((f, (l.fitted.c[3], l.fitted.rows)));
@@ -413,6 +423,8 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         cpu_compute,
         numa,
         split_fixed,
+        cpu_stream,
+        cpu_sync,
     })
 }
 
