@@ -748,6 +748,28 @@ fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
     }
 }
 
+/// A CPU machine's streaming rate per CPU family and its threads' meeting, as fitted.
+fn cpu_machine_lines(cal: &tokbound::calibration::Calibration) {
+    if !cal.cpu_stream.is_empty() {
+        let families: Vec<String> = cal
+            .cpu_stream
+            .iter()
+            .map(|(f, (m, n))| format!("{} {:.0}% ({n} runs)", f.id(), 100.0 / m))
+            .collect();
+        outf(format_args!(
+            "  a CPU machine's own memory by CPU family (its CPU known): {}",
+            families.join(", ")
+        ));
+    }
+    match cal.cpu_sync {
+        Some((s, n)) => outf(format_args!(
+            "  a CPU machine's threads meeting: {:.1} µs per layer per doubling of threads ({n} runs)",
+            s * 1e6
+        )),
+        None => out("  a CPU machine's threads meeting: not fitted (no cost)"),
+    }
+}
+
 /// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
 /// host held out of the fit it is scored on.
 fn ram_accuracy() {
@@ -767,24 +789,7 @@ fn ram_accuracy() {
             outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
         }
     }
-    if !cal.cpu_stream.is_empty() {
-        let families: Vec<String> = cal
-            .cpu_stream
-            .iter()
-            .map(|(f, (m, n))| format!("{} {:.0}% ({n} runs)", f.id(), 100.0 / m))
-            .collect();
-        outf(format_args!(
-            "  a CPU machine's own memory by CPU family (its CPU known): {}",
-            families.join(", ")
-        ));
-    }
-    match cal.cpu_sync {
-        Some((s, n)) => outf(format_args!(
-            "  a CPU machine's threads meeting: {:.1} µs per layer per doubling of threads ({n} runs)",
-            s * 1e6
-        )),
-        None => out("  a CPU machine's threads meeting: not fitted (no cost)"),
-    }
+    cpu_machine_lines(cal);
     for (engine, f) in &cal.ram_by_engine {
         let share = |f: Option<(f64, usize)>| {
             f.map_or("the fit over every engine".to_string(), |(m, n)| {
