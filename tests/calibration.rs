@@ -195,3 +195,68 @@ fn an_engines_own_rate_needs_two_hosts() {
     );
     assert_eq!(side_for(&runs, "llamafile").ram.cpu.map(|c| c.0), Some(own));
 }
+
+/// A CPU machine's threads meet after every node of its graph: the fitted cost per layer per
+/// doubling of threads stands on CPU-only runs from two hosts or more, costs nothing on one thread,
+/// and reaches the estimator with the CPU's threads (named, or the CPU assumed for the machine),
+/// together with that CPU family's streaming multiplier.
+#[test]
+fn a_cpus_threads_meeting_needs_two_hosts_and_costs_nothing_on_one_thread() {
+    use tokbound::scenario::measured_ram::{fit, runs_from};
+    let header = "situation,host,query,tg_tok_s,engine,url,source,fitted,why_not_fitted";
+    let row = |host: &str, model: &str, tg: f64| {
+        format!("cpu-only,{host},bw=100&kind=cpu&model={model}&quant=q4_0&ctx=0&cpu=ryzen-9-7950x&threads=16,{tg},llama.cpp,https://example.org/{host},a run,true,")
+    };
+    let one_host = [row("a", "llama-3.1-8b", 12.0), row("a", "llama-3.2-1b", 60.0)].join("\n");
+    let runs = runs_from(&format!("{header}\n{one_host}\n"), catalog()).unwrap();
+    assert_eq!(fit(&runs).sync, None, "one host cannot set the threads' meeting");
+
+    let cal = tokbound::catalog::calibration();
+    let (s, n) = cal.cpu_sync.expect("the shipped fit has a synchronisation cost");
+    assert!(s > 0.0 && n >= 2, "{s} s on {n} runs");
+    assert_eq!(cal.cpu_sync_per_layer(1), 0.0);
+    assert!((cal.cpu_sync_per_layer(16) - 4.0 * s).abs() < 1e-15);
+
+    let resolve = |q: &str| {
+        tokbound::scenario::Scenario::from_query(q)
+            .0
+            .resolve(catalog())
+            .unwrap()
+            .machine
+            .time
+            .own
+    };
+    let base = "bw=89.6&kind=cpu&model=llama-3.1-8b&quant=q4_0&ctx=0";
+    let one = resolve(&format!("{base}&cpu=ryzen-9-7950x&threads=1"));
+    assert_eq!(one.per_layer_s, tokbound::calibration::CPU_PRIOR[1]);
+    let eight = resolve(&format!("{base}&cpu=ryzen-9-7950x&threads=8"));
+    let sixteen = resolve(&format!("{base}&cpu=ryzen-9-7950x&threads=16"));
+    assert!((eight.per_layer_s - one.per_layer_s - 3.0 * s).abs() < 1e-12);
+    assert!((sixteen.per_layer_s - eight.per_layer_s - s).abs() < 1e-12);
+    let desktop = cal
+        .cpu_stream_for(tokbound::estimator::CpuFamily::X86Desktop)
+        .expect("x86 desktops have runs from two hosts")
+        .0;
+    assert_eq!(eight.weight, desktop);
+}
+
+#[test]
+fn layers_in_ram_stream_as_a_cpu_machine_does_and_experts_at_their_own_rate() {
+    let cat = catalog();
+    let cal = tokbound::catalog::calibration();
+    let (dense, experts) = (cal.ram.cpu.unwrap().0, cal.ram.offload.unwrap().0);
+    assert!(experts > dense * 1.2, "experts {experts} read slower than layers {dense}");
+    let slow = |query: &str| {
+        let (s, issues) = tokbound::scenario::Scenario::from_query(query);
+        assert!(issues.is_empty(), "{query}: {issues:?}");
+        s.resolve(cat).unwrap().machine.time.slow.weight
+    };
+    // Layers a GPU does not hold: the dense multiplier; a mixture's routed experts: their own.
+    assert_eq!(slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5&engine=llamafile"), dense);
+    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts&engine=llamafile"), experts);
+    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&cpu_moe=20&engine=llamafile"), experts);
+    // An engine's own rates, where its runs set them, follow the same split.
+    let own = cal.ram_for("llama.cpp").unwrap();
+    assert_eq!(slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5"), own.cpu.unwrap().0);
+    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts"), own.offload.unwrap().0);
+}

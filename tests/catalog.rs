@@ -357,7 +357,8 @@ fn every_machine_names_its_memory_type() {
 /// Siblings agree: machines of one vendor, memory class and backend, on a dense model that fits
 /// both, are ordered by bandwidth and no further apart than their bandwidths — where both are
 /// memory-bound: a CPU that cannot keep up with its memory (an Apple CPU cluster on 400 GB/s) is
-/// as fast as its arithmetic, which the bandwidth does not bound.
+/// as fast as its arithmetic, which the bandwidth does not bound. CPU machines are siblings where
+/// their CPUs are of one family on as many threads.
 #[test]
 fn siblings_agree() {
     use tokbound::scenario::Scenario;
@@ -373,12 +374,16 @@ fn siblings_agree() {
                 let inputs = s.resolve(cat).ok()?;
                 let e = tokbound::estimator::estimate(&inputs);
                 let memory_bound = e.bound.1 == tokbound::estimator::Bound::Memory;
-                (e.fits == Some(true) && memory_bound).then_some((m, e.expected_tok_s))
+                let host = inputs.host.as_ref().map(|h| (h.family, h.threads));
+                (e.fits == Some(true) && memory_bound).then_some((m, e.expected_tok_s, host))
             })
             .collect();
-        for (a, ea) in &est {
-            for (b, eb) in &est {
+        for (a, ea, ha) in &est {
+            for (b, eb, hb) in &est {
+                // A CPU machine's CPU sets how its memory streams (its family's rate) and what its
+                // threads' meeting costs: siblings run the same family on as many threads.
                 let same = a.id != b.id
+                    && ha == hb
                     && a.class().vendor == b.class().vendor
                     && a.memory_class() == b.memory_class()
                     && a.kind == b.kind

@@ -746,9 +746,12 @@ fn accuracy_scores_the_system_ram_side_on_runs_it_was_not_fitted_on() {
 
 #[test]
 fn the_engine_is_an_input_echoed_and_checked() {
-    let q = "hw=rtx-4090&model=deepseek-v3&offload=experts&ram_bw=614.4&ram=768";
+    // A 12-channel DDR5-6400 server's CPU, whose 32 cores keep up with its memory: the engines'
+    // streaming rates, not the CPU's arithmetic, set the figure.
+    let q = "hw=rtx-4090&model=deepseek-v3&offload=experts&ram_bw=614.4&ram=768&cpu=epyc-9355";
     let default = json(&["estimate", q]);
     assert_eq!(default["engine"], "llama.cpp");
+    assert_eq!(default["bound"]["side"], "memory");
     let ik = json(&["estimate", &format!("{q}&engine=ik_llama.cpp")]);
     assert_eq!(ik["engine"], "ik_llama.cpp");
     // ik_llama.cpp has experts-in-RAM runs of its own: its fit, not the one over every engine.

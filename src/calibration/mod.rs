@@ -295,6 +295,13 @@ pub struct Calibration {
     /// How fast the share held by another socket streams, relative to the first's, fitted on
     /// multi-socket runs.
     pub numa: Option<(f64, usize)>,
+    /// A CPU machine's own memory streaming multiplier per CPU family with runs from two hosts
+    /// or more (it stands in for [`RamFit::cpu`] where the CPU is known), with the
+    /// number of runs.
+    pub cpu_stream: Vec<(CpuFamily, (f64, usize))>,
+    /// Seconds per layer per round of a CPU machine's threads meeting
+    /// ([`crate::estimator::cpu::sync_rounds`]), fitted on CPU-only runs, with the number of runs.
+    pub cpu_sync: Option<(f64, usize)>,
     /// The multiplier on a pass's fixed seconds where its layers are split over several GPUs
     /// ([`TimeModel::split_fixed`]), fitted on the mixed-GPU runs, with the number of runs.
     pub split_fixed: Option<(f64, usize)>,
@@ -325,6 +332,16 @@ impl Calibration {
             Some((r, n)) => (r, Some(n)),
             None => (crate::estimator::cpu::NUMA_PRIOR, None),
         }
+    }
+
+    /// The seconds a CPU machine's layer spends with `threads` threads meeting (0 without a fit).
+    pub fn cpu_sync_per_layer(&self, threads: u32) -> f64 {
+        self.cpu_sync.map_or(0.0, |(s, _)| s * crate::estimator::cpu::sync_rounds(threads))
+    }
+
+    /// A CPU machine's own memory streaming multiplier for its CPU `family`, where fitted.
+    pub fn cpu_stream_for(&self, family: CpuFamily) -> Option<(f64, usize)> {
+        self.cpu_stream.iter().find(|(f, _)| *f == family).map(|(_, m)| *m)
     }
 
     /// The RAM side's fit for `engine`: its own where it has runs, else `None`.
@@ -370,6 +387,8 @@ impl Calibration {
             cpu_compute: Vec::new(),
             numa: None,
             split_fixed: None,
+            cpu_stream: Vec::new(),
+            cpu_sync: None,
         }
     }
 
@@ -496,9 +515,10 @@ impl Calibration {
                 }
             }
         }
-        // The CPU side: a compute efficiency per family (`compute:<family>`) and the remote
-        // sockets' rate (`numa`); a layer split's fixed-cost multiplier (`split`); each in the
-        // weight column.
+        // The CPU side: a compute efficiency per family (`compute:<family>`), a CPU machine's
+        // streaming multiplier per family (`stream:<family>`), the remote sockets' rate (`numa`)
+        // and the seconds per layer per round of threads meeting (`sync`); a layer split's
+        // fixed-cost multiplier (`split`); each in the weight column.
         let single = |v: f64, rows: usize| {
             let mut c = CPU_PRIOR;
             c[3] = v;
@@ -511,8 +531,14 @@ impl Calibration {
         for (family, (e, rows)) in &self.cpu_compute {
             line(&format!("compute:{}", family.id()), "", None, "", &single(*e, *rows));
         }
+        for (family, (m, rows)) in &self.cpu_stream {
+            line(&format!("stream:{}", family.id()), "", None, "", &single(*m, *rows));
+        }
         if let Some((r, rows)) = self.numa {
             line("numa", "", None, "", &single(r, rows));
+        }
+        if let Some((s, rows)) = self.cpu_sync {
+            line("sync", "", None, "", &single(s, rows));
         }
         if let Some((f, rows)) = self.split_fixed {
             line("split", "", None, "", &single(f, rows));

@@ -366,18 +366,33 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let mut ram = crate::calibration::RamFit::default();
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
     let (mut cpu_compute, mut numa, mut split_fixed) = (Vec::new(), None, None);
+    let (mut cpu_stream, mut cpu_sync) = (Vec::new(), None);
+    // A line fitted per CPU family: `stream:<family>`, `compute:<family>`.
+    let family_of = |prefix: &str, level: &str| {
+        level
+            .strip_prefix(prefix)
+            .map(|f| crate::estimator::CpuFamily::parse(f).ok_or_else(|| format!("{level}: not a CPU family")))
+            .transpose()
+    };
     for l in lines {
-        if let Some(family) = l.level.strip_prefix("compute:") {
-            let f = crate::estimator::CpuFamily::parse(family).ok_or_else(|| format!("{}: not a CPU family", l.level))?;
-            cpu_compute.push((f, (l.fitted.c[3], l.fitted.rows)));
+        // The one-figure lines: the figure and the rows it rests on.
+        let figure = (l.fitted.c[3], l.fitted.rows);
+        let slot = match l.level.as_str() {
+            "sync" => Some(&mut cpu_sync),
+            "numa" => Some(&mut numa),
+            "split" => Some(&mut split_fixed),
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            *slot = Some(figure);
             continue;
         }
-        if l.level == "numa" {
-            numa = Some((l.fitted.c[3], l.fitted.rows));
+        if let Some(f) = family_of("stream:", &l.level)? {
+            cpu_stream.push((f, figure));
             continue;
         }
-        if l.level == "split" {
-            split_fixed = Some((l.fitted.c[3], l.fitted.rows));
+        if let Some(f) = family_of("compute:", &l.level)? {
+            cpu_compute.push((f, figure));
             continue;
         }
         if let Some(engine) = l.level.strip_prefix("ram:") {
@@ -386,8 +401,8 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
             }
             if let Some((_, fit)) = ram_by_engine.last_mut() {
                 match l.kind {
-                    Some(Kind::Cpu) => fit.cpu = Some((l.fitted.c[3], l.fitted.rows)),
-                    Some(Kind::Gpu) => fit.offload = Some((l.fitted.c[3], l.fitted.rows)),
+                    Some(Kind::Cpu) => fit.cpu = Some(figure),
+                    Some(Kind::Gpu) => fit.offload = Some(figure),
                     _ => return Err(format!("a {} line with the wrong kind", l.level)),
                 }
             }
@@ -395,8 +410,8 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         }
         match (l.level.as_str(), l.kind, l.class, l.backend) {
             ("global", None, None, None) => global = Some(l.fitted),
-            ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some((l.fitted.c[3], l.fitted.rows)),
-            ("ram", Some(Kind::Gpu), None, None) => ram.offload = Some((l.fitted.c[3], l.fitted.rows)),
+            ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some(figure),
+            ("ram", Some(Kind::Gpu), None, None) => ram.offload = Some(figure),
             ("kind", Some(k), None, None) => kinds.push((k, l.fitted)),
             ("class", Some(_), Some(c), None) => classes.push((c, l.fitted)),
             ("group", Some(_), Some(c), Some(b)) => groups.push(((c, b), l.fitted)),
@@ -413,6 +428,8 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         cpu_compute,
         numa,
         split_fixed,
+        cpu_stream,
+        cpu_sync,
     })
 }
 

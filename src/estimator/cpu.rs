@@ -93,6 +93,22 @@ pub fn busy_cores(threads: u32, cores: u32, efficiency_cores: u32) -> f64 {
     f64::from(p) + 0.5 * f64::from(e)
 }
 
+/// The rounds of thread synchronisation a layer costs on `threads` threads, per second of the
+/// fitted cost per round (data/calibration.csv, `sync`): log2(threads), none on one thread.
+///
+/// llama.cpp's CPU backend computes a graph node by node, every thread taking a share of each
+/// node, and the threads meet at a barrier after each node (ggml-cpu.c: `ggml_graph_compute_thread`
+/// calls `ggml_barrier` between nodes; `ggml_barrier` returns at once on one thread, else each
+/// thread increments one shared counter and spins until the last one arrives). A layer is a
+/// couple of dozen nodes, so a token waits at some thousand barriers, and a barrier waits for the
+/// slowest thread: the more threads, the longer both the counter's cache line takes to pass
+/// through every core and the straggler's lead. Of the shapes tried, log2(threads) predicted the
+/// held-out hosts of data/measured-ram.csv best (a cost linear in threads overshoots the 64-thread
+/// Graviton3 and EPYC runs); docs/accuracy.md gives the figures.
+pub fn sync_rounds(threads: u32) -> f64 {
+    f64::from(threads.max(1)).log2()
+}
+
 /// The multiplier on a spanning run's streaming rate: 1 on one socket; over `sockets`, the first
 /// socket's share at full rate and the others' at `remote`.
 pub fn numa_factor(sockets: u32, remote: f64) -> f64 {
@@ -117,5 +133,13 @@ mod tests {
         assert_eq!(numa_factor(1, 0.5), 1.0);
         assert_eq!(numa_factor(2, 0.5), 0.75);
         assert!((numa_factor(4, 0.5) - 0.625).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_thread_never_meets_and_each_doubling_adds_a_round() {
+        assert_eq!(sync_rounds(1), 0.0);
+        assert_eq!(sync_rounds(0), 0.0);
+        assert_eq!(sync_rounds(16), 4.0);
+        assert_eq!(sync_rounds(64), 6.0);
     }
 }

@@ -425,6 +425,7 @@ impl Scenario {
         let machine = self.resolve_machine(cat, &mut r);
         let machine = self.apply_engine(cat, machine, &mut r);
         let host = self.resolve_host(cat, machine.as_ref(), &mut r);
+        let machine = machine.map(|m| with_host_cpu(m, host.as_ref()));
         let devices = self.resolve_devices(cat, &mut r);
         let quant = self.resolve_weights(cat, &mut r);
         self.check_format_runs(cat, &mut r);
@@ -581,6 +582,7 @@ impl Scenario {
     }
 
     /// The engine: what it runs on, and its own fit of system RAM's streaming where it has runs.
+    /// (A CPU machine whose CPU is known takes its family's streaming instead: [`with_host_cpu`].)
     fn apply_engine(&self, cat: &Catalog, machine: Option<MachineSpec>, r: &mut Resolving) -> Option<MachineSpec> {
         let engine = self.text(Key::Engine).unwrap_or(keys::ENGINES[0]);
         let backend = self.backend(cat);
@@ -1123,6 +1125,20 @@ pub fn encode(s: &str) -> String {
         .remove(b'.')
         .remove(b'~');
     percent_encoding::utf8_percent_encode(s, RESERVED).to_string()
+}
+
+/// A CPU machine whose CPU is known (named, or assumed for the machine): its threads' synchronisation on every layer
+/// ([`crate::estimator::cpu::sync_rounds`]) and its CPU family's streaming multiplier where the
+/// family has a fit (data/calibration.csv, `sync` and `stream:<family>`).
+fn with_host_cpu(mut m: MachineSpec, host: Option<&crate::estimator::HostCpu>) -> MachineSpec {
+    if let (Kind::Cpu, Some(h)) = (m.kind, host) {
+        let cal = crate::catalog::calibration();
+        m.time.own.per_layer_s += cal.cpu_sync_per_layer(h.threads);
+        if let Some((w, _)) = cal.cpu_stream_for(h.family) {
+            m.time.own.weight = w;
+        }
+    }
+    m
 }
 
 #[cfg(test)]

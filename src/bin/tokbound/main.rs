@@ -748,6 +748,28 @@ fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
     }
 }
 
+/// A CPU machine's streaming rate per CPU family and its threads' meeting, as fitted.
+fn cpu_machine_lines(cal: &tokbound::calibration::Calibration) {
+    if !cal.cpu_stream.is_empty() {
+        let families: Vec<String> = cal
+            .cpu_stream
+            .iter()
+            .map(|(f, (m, n))| format!("{} {:.0}% ({n} runs)", f.id(), 100.0 / m))
+            .collect();
+        outf(format_args!(
+            "  a CPU machine's own memory by CPU family (its CPU known): {}",
+            families.join(", ")
+        ));
+    }
+    match cal.cpu_sync {
+        Some((s, n)) => outf(format_args!(
+            "  a CPU machine's threads meeting: {:.1} µs per layer per doubling of threads ({n} runs)",
+            s * 1e6
+        )),
+        None => out("  a CPU machine's threads meeting: not fitted (no cost)"),
+    }
+}
+
 /// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
 /// host held out of the fit it is scored on.
 fn ram_accuracy() {
@@ -767,6 +789,7 @@ fn ram_accuracy() {
             outf(format_args!("  weights stream from {what} at {:.0}% of peak ({n} runs)", 100.0 / m));
         }
     }
+    cpu_machine_lines(cal);
     for (engine, f) in &cal.ram_by_engine {
         let share = |f: Option<(f64, usize)>| {
             f.map_or("the fit over every engine".to_string(), |(m, n)| {
@@ -800,11 +823,18 @@ fn ram_accuracy() {
     // The runs kept out of the fit, scored against it for what they show.
     let mut hosts: Vec<&str> = runs.iter().filter(|r| !r.fitted).map(|r| r.host.as_str()).collect();
     hosts.dedup();
+    let mut sides: Vec<(&str, measured_ram::RamSide)> = Vec::new();
+    for r in runs.iter().filter(|r| !r.fitted) {
+        if !sides.iter().any(|(e, _)| *e == r.engine) {
+            sides.push((r.engine.as_str(), measured_ram::side_for(&runs, &r.engine)));
+        }
+    }
+    let side_of = |engine: &str| sides.iter().find(|(e, _)| *e == engine).map(|(_, s)| s);
     for h in hosts {
         let mut errs: Vec<f64> = runs
             .iter()
             .filter(|r| !r.fitted && r.host == h)
-            .map(|r| (r.predict(&measured_ram::side_for(&runs, &r.engine)) / r.tg_tok_s).ln().abs())
+            .filter_map(|r| side_of(&r.engine).map(|s| (r.predict(s) / r.tg_tok_s).ln().abs()))
             .collect();
         errs.sort_by(f64::total_cmp);
         outf(format_args!(
