@@ -252,11 +252,26 @@ fn layers_in_ram_stream_as_a_cpu_machine_does_and_experts_at_their_own_rate() {
         s.resolve(cat).unwrap().machine.time.slow.weight
     };
     // Layers a GPU does not hold: the dense multiplier; a mixture's routed experts: their own.
-    assert_eq!(slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5&engine=llamafile"), dense);
-    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts&engine=llamafile"), experts);
-    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&cpu_moe=20&engine=llamafile"), experts);
+    assert_eq!(
+        slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5&engine=llamafile"),
+        dense
+    );
+    assert_eq!(
+        slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts&engine=llamafile"),
+        experts
+    );
+    assert_eq!(
+        slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&cpu_moe=20&engine=llamafile"),
+        experts
+    );
     // An engine's own rates, where its runs set them, follow the same split.
     let own = cal.ram_for("llama.cpp").unwrap();
-    assert_eq!(slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5"), own.cpu.unwrap().0);
-    assert_eq!(slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts"), own.offload.unwrap().0);
+    assert_eq!(
+        slow("hw=rtx-4090&model=llama-3.1-70b&quant=q4_k_m&gpu_frac=0.5"),
+        own.cpu.unwrap().0
+    );
+    assert_eq!(
+        slow("hw=rtx-4090&model=qwen3-30b-a3b&quant=q4_k_m&offload=experts"),
+        own.offload.unwrap().0
+    );
 }
