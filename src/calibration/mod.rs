@@ -317,6 +317,19 @@ pub struct RamFit {
     pub offload: Option<(f64, usize)>,
 }
 
+impl RamFit {
+    /// The multiplier for what a machine of `kind` reads from system RAM: whole layers (a CPU
+    /// machine's own weights, or the layers a GPU does not hold) unless `experts` (a mixture's
+    /// routed experts beside a GPU); `None` where that side has no fit or nothing is read there.
+    pub fn side(&self, kind: Kind, experts: bool) -> Option<(f64, usize)> {
+        match kind {
+            Kind::Gpu if experts => self.offload,
+            Kind::Cpu | Kind::Gpu => self.cpu,
+            Kind::Apple | Kind::Soc => None,
+        }
+    }
+}
+
 impl Calibration {
     /// The compute efficiency of a CPU family and the runs it rests on (`None`: the prior).
     pub fn compute_efficiency(&self, family: CpuFamily) -> (f64, Option<usize>) {

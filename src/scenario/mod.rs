@@ -598,20 +598,12 @@ impl Scenario {
         let experts = self.offload_experts();
         machine.map(|mut m| {
             let cal = crate::catalog::calibration();
-            let own = cal.ram_for(engine);
             // Whole layers in system RAM are dense weights the CPU streams as a CPU machine does
             // its own; routed experts are read a few small matrices at a time.
-            if m.kind == Kind::Gpu && !experts {
-                if let Some((w, _)) = cal.ram.cpu {
-                    m.time.slow.weight = w;
-                }
+            if let (Kind::Gpu, Some((w, _))) = (m.kind, cal.ram.side(m.kind, experts)) {
+                m.time.slow.weight = w;
             }
-            let side = match m.kind {
-                Kind::Cpu => own.and_then(|f| f.cpu),
-                Kind::Gpu if experts => own.and_then(|f| f.offload),
-                Kind::Gpu => own.and_then(|f| f.cpu),
-                Kind::Apple | Kind::Soc => None,
-            };
+            let side = cal.ram_for(engine).and_then(|f| f.side(m.kind, experts));
             match (side, m.kind) {
                 (Some((w, _)), Kind::Cpu) => m.time.own.weight = w,
                 (Some((w, _)), _) => m.time.slow.weight = w,
