@@ -275,3 +275,70 @@ fn layers_in_ram_stream_as_a_cpu_machine_does_and_experts_at_their_own_rate() {
         own.offload.unwrap().0
     );
 }
+
+/// Every measured batched run reads at most its aggregate ceiling, and the rows kept apart (a
+/// build its own source shows slowed by a since-fixed bug) move no fitted figure.
+#[test]
+fn batched_runs_stay_under_their_ceiling_and_rows_kept_apart_fit_nothing() {
+    use tokbound::scenario::scored::{batch_fit, runs, Kind};
+    let batched = runs(Kind::Batched, catalog()).unwrap();
+    for r in &batched {
+        assert!(
+            r.measured_tok_s <= r.ceiling_tok_s,
+            "{} {}: {} > {}",
+            r.host,
+            r.query,
+            r.measured_tok_s,
+            r.ceiling_tok_s
+        );
+    }
+    let apart = batched.iter().filter(|r| !r.fitted).count();
+    assert!(apart > 0, "the pre-fix builds are kept apart");
+    let fit = batch_fit(&batched);
+    let mut moved = batched.clone();
+    for r in moved.iter_mut().filter(|r| !r.fitted) {
+        r.measured_tok_s *= 10.0;
+    }
+    assert_eq!(batch_fit(&moved), fit);
+    // The shipped calibration carries that fit to the estimator (to its five digits).
+    let shipped = &tokbound::catalog::calibration().batch;
+    let close = |a: (f64, usize), b: (f64, usize)| (a.0 / b.0 - 1.0).abs() < 1e-4 && a.1 == b.1;
+    assert_eq!(shipped.shares.len(), fit.shares.len());
+    for (s, f) in shipped.shares.iter().zip(&fit.shares) {
+        assert!(s.0 == f.0 && close(s.1, f.1), "{s:?} {f:?}");
+    }
+    assert!(close(shipped.pooled.unwrap(), fit.pooled.unwrap()));
+    assert!(close(shipped.routing.unwrap(), fit.routing.unwrap()));
+    assert!(fit.routing.is_some() && fit.pooled.is_some());
+}
+
+/// The batch's fit finds the share of peak compute and the routing exponent that made a set of
+/// runs: runs on two hosts of one vendor, generated with a 20% share and experts routed as n^0.7
+/// independent tokens, give back 20% (within the grid's 8% step) and 0.7.
+#[test]
+fn the_batch_fit_recovers_the_share_and_routing_that_made_its_runs() {
+    use tokbound::scenario::scored::{batch_fit, runs, Kind, ROUTING_GRID};
+    let batched = runs(Kind::Batched, catalog()).unwrap();
+    // Real runs' parts (dense and mixture-of-experts, from the DGX Spark), measured figures
+    // replaced by what the share and the exponent give.
+    let r = ROUTING_GRID.iter().position(|g| (g - 0.7).abs() < 1e-9).unwrap();
+    let mut synthetic: Vec<_> = batched.iter().filter(|x| x.host == "dgx-spark-ggerganov").cloned().collect();
+    let other: Vec<_> = synthetic
+        .iter()
+        .cloned()
+        .map(|mut x| {
+            x.host = "another-spark".into();
+            x
+        })
+        .collect();
+    synthetic.extend(other);
+    for x in &mut synthetic {
+        let b = x.batch.as_ref().unwrap();
+        x.measured_tok_s = f64::from(b.streams) * b.single_tok_s / b.parts[r].slowdown(0.2);
+        x.fitted = true;
+    }
+    let fit = batch_fit(&synthetic);
+    assert_eq!(fit.routing.map(|(g, _)| g), Some(0.7), "{fit:?}");
+    let share = fit.shares.first().map(|(_, (s, _))| *s).unwrap();
+    assert!((0.2 / 1.08..=0.2 * 1.08).contains(&share), "{share}");
+}

@@ -305,6 +305,37 @@ pub struct Calibration {
     /// The multiplier on a pass's fixed seconds where its layers are split over several GPUs
     /// ([`TimeModel::split_fixed`]), fitted on the mixed-GPU runs, with the number of runs.
     pub split_fixed: Option<(f64, usize)>,
+    /// Several streams at once, fitted on data/measured-batched.csv.
+    pub batch: BatchFit,
+}
+
+/// A batched step as fitted on measured runs of several streams, each figure with the number of
+/// runs it rests on: the share of peak compute its arithmetic reaches per vendor (with runs from
+/// two hosts or more) and over every vendor, and the routing exponent
+/// ([`crate::estimator::routed_tokens`]). Empty: the peak and independent routing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BatchFit {
+    pub shares: Vec<(Vendor, (f64, usize))>,
+    pub pooled: Option<(f64, usize)>,
+    pub routing: Option<(f64, usize)>,
+}
+
+impl BatchFit {
+    /// The share of peak compute for a machine of `vendor`: its own, else the pooled one, else
+    /// the peak.
+    pub fn share_for(&self, vendor: Vendor) -> f64 {
+        self.shares
+            .iter()
+            .find(|(v, _)| *v == vendor)
+            .map(|(_, s)| *s)
+            .or(self.pooled)
+            .map_or(1.0, |(s, _)| s)
+    }
+
+    /// The routing exponent (1: independent routing, unfitted).
+    pub fn routing_exponent(&self) -> f64 {
+        self.routing.map_or(1.0, |(r, _)| r)
+    }
 }
 
 /// Multipliers on peak time for weight bytes read from system RAM by the CPU, each with the
@@ -400,6 +431,7 @@ impl Calibration {
             cpu_compute: Vec::new(),
             numa: None,
             split_fixed: None,
+            batch: BatchFit::default(),
             cpu_stream: Vec::new(),
             cpu_sync: None,
         }
@@ -474,6 +506,8 @@ impl Calibration {
             },
             band: own.band,
             split_fixed: self.split_fixed.map_or(1.0, |(f, _)| f),
+            batch_share: self.batch.share_for(class.vendor),
+            routing_exponent: self.batch.routing_exponent(),
         }
     }
 
@@ -555,6 +589,17 @@ impl Calibration {
         }
         if let Some((f, rows)) = self.split_fixed {
             line("split", "", None, "", &single(f, rows));
+        }
+        // Several streams: the share of peak compute over every vendor (`batch`) and per vendor
+        // (`batch:<vendor>`), and the routing exponent (`routing`).
+        if let Some((f, rows)) = self.batch.pooled {
+            line("batch", "", None, "", &single(f, rows));
+        }
+        for (vendor, (f, rows)) in &self.batch.shares {
+            line(&format!("batch:{}", vendor.id()), "", None, "", &single(*f, *rows));
+        }
+        if let Some((f, rows)) = self.batch.routing {
+            line("routing", "", None, "", &single(f, rows));
         }
         out
     }

@@ -367,6 +367,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
     let (mut cpu_compute, mut numa, mut split_fixed) = (Vec::new(), None, None);
     let (mut cpu_stream, mut cpu_sync) = (Vec::new(), None);
+    let mut batch = crate::calibration::BatchFit::default();
     // A line fitted per CPU family: `stream:<family>`, `compute:<family>`.
     let family_of = |prefix: &str, level: &str| {
         level
@@ -381,6 +382,8 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
             "sync" => Some(&mut cpu_sync),
             "numa" => Some(&mut numa),
             "split" => Some(&mut split_fixed),
+            "batch" => Some(&mut batch.pooled),
+            "routing" => Some(&mut batch.routing),
             _ => None,
         };
         if let Some(slot) = slot {
@@ -389,6 +392,11 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         }
         if let Some(f) = family_of("stream:", &l.level)? {
             cpu_stream.push((f, figure));
+            continue;
+        }
+        if let Some(v) = l.level.strip_prefix("batch:") {
+            let vendor = crate::calibration::Vendor::parse(v).ok_or_else(|| format!("{}: not a vendor", l.level))?;
+            batch.shares.push((vendor, figure));
             continue;
         }
         if let Some(f) = family_of("compute:", &l.level)? {
@@ -428,6 +436,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         cpu_compute,
         numa,
         split_fixed,
+        batch,
         cpu_stream,
         cpu_sync,
     })

@@ -125,8 +125,9 @@ mod tests {
         let (s, _) = Scenario::from_query("hw=rtx-4090&model=llama-3.1-8b&ctx=512");
         let d = data(&s.resolve(catalog()).unwrap());
         assert!(d.points.len() >= 6, "{}", d.points.len());
-        // Batch 32 shares one weight read among 32 streams.
-        assert!(d.points[5].1 > 10.0 * d.points[0].1);
+        // Batch 32 shares one weight read among 32 streams: several times one stream's figure,
+        // though its arithmetic, at the fitted share of peak, now takes longer than the read.
+        assert!(d.points[5].1 > 5.0 * d.points[0].1, "{:?}", d.points);
         let b = d.compute_bound_from.expect("crossover");
         let doc = svg(&plot(&d));
         for text in [

@@ -253,8 +253,9 @@ impl Arch {
     }
 
     /// Distinct experts per layer that a step of `tokens` tokens reads: E × (1 − (1 − k/E)^tokens),
-    /// the expected union of independent top-k choices (k for one token). `tokens` is a whole
-    /// number (a batch, or a speculative step's draft plus one).
+    /// the expected union of independent top-k choices (k for one token). `tokens` counts
+    /// independent tokens ([`crate::estimator::routed_tokens`] of a batch, or of a speculative
+    /// step's draft plus one).
     pub fn experts_touched(&self, tokens: f64) -> f64 {
         if !self.is_moe() {
             return 0.0;
@@ -459,10 +460,12 @@ mod linear_tests {
 
 /// Distinct experts of `experts` that a step of `tokens` tokens, each routed to `top_k`, reads:
 /// E × (1 − (1 − k/E)^tokens), the expected union of independent top-k choices (k for one token).
+/// `tokens` may be fractional: the independent tokens a step's routing amounts to
+/// ([`crate::estimator::routed_tokens`]).
 pub fn experts_touched(experts: f64, top_k: f64, tokens: f64) -> f64 {
     let k = top_k.min(experts);
     if tokens <= 1.0 {
         return k;
     }
-    experts * (1.0 - (1.0 - k / experts).powi(tokens.min(f64::from(i32::MAX)) as i32))
+    experts * (1.0 - (1.0 - k / experts).powf(tokens))
 }

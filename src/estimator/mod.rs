@@ -263,6 +263,13 @@ pub struct TimeModel {
     /// pass has most kernels, a mixture of experts. Fitted on data/measured-mixed.csv; 1 where
     /// no split is measured.
     pub split_fixed: f64,
+    /// The share of the machine's peak (`tflops`) that a batched step's arithmetic reaches in the
+    /// expected figure, fitted per vendor on data/measured-batched.csv; 1 (the peak) unfitted.
+    pub batch_share: f64,
+    /// How far the tokens of one step route to the same experts: a step of n tokens reads the
+    /// experts n^exponent independent tokens would ([`routed_tokens`]); 1 (independent routing)
+    /// unfitted.
+    pub routing_exponent: f64,
 }
 
 impl Default for TimeModel {
@@ -272,7 +279,26 @@ impl Default for TimeModel {
             slow: Coefficients::IDEAL,
             band: (1.0, 1.0),
             split_fixed: 1.0,
+            batch_share: 1.0,
+            routing_exponent: 1.0,
         }
+    }
+}
+
+/// The routing exponent of a batch's ceiling: a step's tokens sharing experts as √n independent
+/// tokens' would, the most concentrated routing the batch's fit tries
+/// ([`crate::scenario::scored::ROUTING_GRID`]), so that the ceiling bounds runs whose routing is
+/// more concentrated than the fitted exponent says.
+pub const ROUTING_EXPONENT_BOUND: f64 = 0.5;
+
+/// The independent tokens whose experts a step of `tokens` tokens reads: `tokens^exponent`, one
+/// token for one. Tokens of one step (several streams, or a draft and its verification) share
+/// experts more than independent draws would: the experts a model favours, favoured by each.
+pub fn routed_tokens(tokens: f64, exponent: f64) -> f64 {
+    if tokens <= 1.0 {
+        tokens
+    } else {
+        tokens.powf(exponent)
     }
 }
 
@@ -1354,11 +1380,69 @@ fn compute_seconds(flops: Option<f64>, active_params: Option<f64>, tokens: f64) 
     }
 }
 
-/// A batch of `b` streams: bounded by memory (the streams' KV caches must fit) and by compute;
-/// expected as the single stream's `expected` figure slowed by the ratio of the batch's step to
-/// one token's at the roofline.
-fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32, expected: f64) -> BatchResult {
+/// A batched step's parts, in seconds: the memory side as the expected figure times it (the
+/// time model: fixed costs and the bytes at the fitted streaming rates, experts routed by the
+/// fitted exponent) at one stream and at `b`, the bytes at peak bandwidth with experts routed as
+/// concentrated as [`ROUTING_EXPONENT_BOUND`] allows, and the arithmetic at peak (`tflops`) at
+/// one stream and at `b`.
+/// The expected step is the memory side plus the arithmetic at the fitted share of peak
+/// ([`TimeModel::batch_share`]); the ceiling's is the larger of the two at peak.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchParts {
+    pub memory_one_s: f64,
+    pub memory_s: f64,
+    pub memory_peak_s: f64,
+    pub compute_one_s: f64,
+    pub compute_s: f64,
+}
+
+impl BatchParts {
+    /// The expected step at `share` of peak compute, relative to one stream's.
+    pub fn slowdown(&self, share: f64) -> f64 {
+        (self.memory_s + self.compute_s / share) / (self.memory_one_s + self.compute_one_s / share)
+    }
+}
+
+/// The parts of a step of `b` streams ([`BatchParts`]); `None` without a compute figure or an
+/// active parameter count.
+pub fn batch_parts(inp: &Inputs, b: u32) -> Option<BatchParts> {
+    let placed = place(inp);
+    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    parts_of(inp, &placed, flops, b)
+}
+
+fn parts_of(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> Option<BatchParts> {
     let Placed { wb, lay, kv, kv_total, .. } = placed;
+    let (Some(_), Some(_)) = (flops, wb.active_params) else {
+        return None;
+    };
+    let time = &inp.machine.time;
+    let shape = inp.pass_shape();
+    let n = f64::from(b.max(1));
+    let routed = routed_tokens(n, time.routing_exponent);
+    let reads = pool_reads(inp, wb, lay, routed, kv * n, *kv_total);
+    let step_shape = PassShape {
+        expert_matmuls: inp
+            .arch()
+            .map_or(shape.expert_matmuls, |a| a.experts_touched(routed) * a.moe_layers()),
+        ..shape
+    };
+    let one = pool_reads(inp, wb, lay, 1.0, *kv, *kv_total);
+    let bound = pool_reads(inp, wb, lay, routed_tokens(n, ROUTING_EXPONENT_BOUND), kv * n, *kv_total);
+    Some(BatchParts {
+        memory_one_s: time.step_seconds(&shape, &one, inp.devices_used()),
+        memory_s: time.step_seconds(&step_shape, &reads, inp.devices_used()),
+        memory_peak_s: memory_seconds(&bound),
+        compute_one_s: compute_seconds(flops, wb.active_params, 1.0),
+        compute_s: compute_seconds(flops, wb.active_params, n),
+    })
+}
+
+/// A batch of `b` streams: bounded by memory (the streams' KV caches must fit) and by compute;
+/// expected as the single stream's `expected` figure slowed by the ratio of the batch's expected
+/// step to one token's ([`BatchParts::slowdown`]), so one stream is the expected figure itself.
+fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32, expected: f64) -> BatchResult {
+    let Placed { wb, kv, .. } = placed;
     let max_streams = max_streams(inp, wb, *kv);
     let fits = max_streams.map(|m| b <= m);
     let empty = |note: Note| BatchResult {
@@ -1380,24 +1464,23 @@ fn batch_result(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32, expec
             max_streams: m,
         });
     }
-    let (Some(f), Some(a)) = (flops, wb.active_params) else {
+    let Some(parts) = parts_of(inp, placed, flops, b) else {
         return empty(Note::BatchNeedsTflops);
     };
-    let step_at = |n: f64| memory_seconds(&pool_reads(inp, wb, lay, n, kv * n, *kv_total)).max(compute_seconds(flops, wb.active_params, n));
-    let step = step_at(b as f64);
-    let one = step_at(1.0);
-    let per_stream = if expected > 0.0 && step > 0.0 { expected * one / step } else { 0.0 };
-    let compute_bound_from = first_compute_bound(|n| {
-        let kv_n = kv * n as f64;
-        let lay_n = layout(inp, wb, kv_n);
-        2.0 * a * n as f64 / f >= memory_seconds(&pool_reads(inp, wb, &lay_n, n as f64, kv_n, kv_n))
-    });
+    let ceiling_step = parts.memory_peak_s.max(parts.compute_s);
+    let slowdown = parts.slowdown(inp.machine.time.batch_share);
+    let per_stream = if expected > 0.0 && slowdown > 0.0 {
+        expected / slowdown
+    } else {
+        0.0
+    };
+    let compute_bound_from = first_compute_bound(|n| parts_of(inp, placed, flops, n).is_some_and(|p| p.compute_s >= p.memory_peak_s));
     BatchResult {
         size: b,
         aggregate_tok_s: Some(b as f64 * per_stream),
         per_stream_tok_s: Some(per_stream),
-        aggregate_ceiling_tok_s: Some(b as f64 / step),
-        per_stream_ceiling_tok_s: Some(1.0 / step),
+        aggregate_ceiling_tok_s: Some(b as f64 / ceiling_step),
+        per_stream_ceiling_tok_s: Some(1.0 / ceiling_step),
         compute_bound_from,
         max_streams,
         fits,
@@ -1433,17 +1516,18 @@ fn speculative_result(
     let t_draft = time
         .own
         .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
-    // The target verifies k + 1 tokens in one pass: each routes to its own experts.
+    // The target verifies k + 1 tokens in one pass, routed as one step's tokens are.
+    let verified = routed_tokens(k + 1.0, time.routing_exponent);
     let verify_shape = PassShape {
         expert_matmuls: inp
             .arch()
-            .map_or(shape.expert_matmuls, |a| a.experts_touched(k + 1.0) * a.moe_layers()),
+            .map_or(shape.expert_matmuls, |a| a.experts_touched(verified) * a.moe_layers()),
         ..shape
     };
     let t_verify = time
         .step_seconds(
             &verify_shape,
-            &pool_reads(inp, wb, lay, k + 1.0, *kv, *kv_total),
+            &pool_reads(inp, wb, lay, verified, *kv, *kv_total),
             inp.devices_used(),
         )
         .max(compute_seconds(flops, wb.active_params, k + 1.0));

@@ -301,6 +301,9 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     let mixed = crate::scenario::scored::runs(crate::scenario::scored::Kind::MixedGpus, cat)
         .map_err(|e| format!("data/measured-mixed.csv: {e}"))?;
     cal.split_fixed = crate::scenario::scored::split_fit(&mixed);
+    let batched = crate::scenario::scored::runs(crate::scenario::scored::Kind::Batched, cat)
+        .map_err(|e| format!("data/measured-batched.csv: {e}"))?;
+    cal.batch = crate::scenario::scored::batch_fit(&batched);
     // Per engine, for the engines with fitted runs of their own (in the key table's order).
     for engine in crate::scenario::keys::ENGINES {
         let f = engine_fit_at(&runs, engine, sync);
