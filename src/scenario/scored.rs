@@ -2,7 +2,7 @@
 //! different GPUs (`with=`, data/measured-mixed.csv), several streams served at once (`batch=`,
 //! data/measured-batched.csv), and models whose kernels are young (hybrid linear attention such as
 //! Qwen3-Next, data/measured-young.csv, which run below their bytes while llama.cpp's kernels for
-//! them mature; one host so far, so no per-architecture cost is fitted). Each is a tokbound query
+//! them mature; its hosts disagree, so no per-architecture cost is fitted). Each is a tokbound query
 //! with its source. The splits fit one multiplier ([`split_fit`]) and the batches a share of peak
 //! compute per vendor and a routing exponent ([`batch_fit`]), each scored with its host held out;
 //! the young kernels fit nothing. A split is scored on its single-stream expected figure, a batch
