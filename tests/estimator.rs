@@ -130,6 +130,36 @@ fn batching_amortizes_the_weight_read_until_compute_binds() {
     assert!((16..1024).contains(&from), "{from}");
 }
 
+/// One stream of a batch is the single stream's expected figure and its ceiling; every batch's
+/// expected aggregate stays under its aggregate ceiling, for dense models and mixtures alike.
+#[test]
+fn a_batch_of_one_is_the_single_stream_and_every_batch_stays_under_its_ceiling() {
+    for model in ["llama-3.1-8b", "gpt-oss-20b", "qwen3-coder-30b-a3b"] {
+        for hw in ["rtx-4090", "m2-ultra-76c", "dgx-spark"] {
+            let e = run(&format!("hw={hw}&model={model}&ctx=512&batch=1"));
+            let b = e.batch.unwrap();
+            let per_stream = b.per_stream_tok_s.unwrap();
+            assert!(
+                (per_stream / e.expected_tok_s - 1.0).abs() < 1e-9,
+                "{hw} {model}: {per_stream} {}",
+                e.expected_tok_s
+            );
+            let ceiling = b.per_stream_ceiling_tok_s.unwrap();
+            assert!(
+                (ceiling / e.ceiling_tok_s - 1.0).abs() < 1e-9,
+                "{hw} {model}: {ceiling} {}",
+                e.ceiling_tok_s
+            );
+            for n in [2, 8, 32, 128] {
+                let b = run(&format!("hw={hw}&model={model}&ctx=512&batch={n}")).batch.unwrap();
+                if let (Some(a), Some(c)) = (b.aggregate_tok_s, b.aggregate_ceiling_tok_s) {
+                    assert!(a <= c, "{hw} {model} {n}: {a} > {c}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_moe_batch_reads_more_experts_than_one_token() {
     let one = run("hw=h100-sxm&model=mixtral-8x7b&batch=1").batch.unwrap();
