@@ -85,7 +85,7 @@ pub fn plot(data: &Data) -> Plot {
     }
     if let Some(b) = data.compute_bound_from.filter(|&b| b <= MAX_BATCH) {
         p.add(
-            Some(format!("compute-bound from batch {b}")),
+            Some(format!("compute-bound at peak from batch {b}")),
             Paint::Ink,
             Mark::Line {
                 points: vec![(f64::from(b), 0.1), (f64::from(b), y_max)],
@@ -133,7 +133,7 @@ mod tests {
         for text in [
             "aggregate",
             "per stream",
-            &format!("compute-bound from batch {b}"),
+            &format!("compute-bound at peak from batch {b}"),
             "batch size (streams, log scale)",
         ] {
             assert!(doc.contains(text), "missing {text}");

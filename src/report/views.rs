@@ -260,7 +260,7 @@ pub fn batch_text(b: &BatchResult) -> String {
             fmt_tok_s(each),
             fmt_tok_s(b.aggregate_ceiling_tok_s.unwrap_or(all)),
             b.compute_bound_from
-                .map(|c| format!("; compute-bound from batch {c}"))
+                .map(|c| format!("; compute-bound at peak from batch {c}"))
                 .unwrap_or_default()
         ),
         (_, _, Some(note @ Note::BatchPastMemory { .. })) => {
