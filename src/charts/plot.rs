@@ -491,7 +491,12 @@ fn draw_series<DB: DrawingBackend>(backend: &mut DB, plot: &Plot, frame: &Frame,
                         backend.draw_circle(p, d.radius, &style, true)?;
                     }
                     if let Some(label) = &d.label {
-                        backend.draw_text(label, &text(theme, 11), (p.0 + 6, p.1 - 14))?;
+                        // Right of the dot, or left of it where the chart's edge would cut it.
+                        let style = text(theme, 11);
+                        let wide = backend.estimate_text_size(label, &style).map_or(0, |s| s.0 as i32);
+                        let right = backend.get_size().0 as i32;
+                        let x = if p.0 + 6 + wide > right { (p.0 - 6 - wide).max(0) } else { p.0 + 6 };
+                        backend.draw_text(label, &style, (x, p.1 - 14))?;
                     }
                 }
             }
@@ -599,6 +604,46 @@ mod tests {
         }
         let short = texts(&plot("Batching"), 320);
         assert_eq!((short[0].0, short[0].1.as_str()), (full, "Batching"));
+    }
+
+    /// A dot's label goes right of it, or left of it where the chart's right edge would cut it.
+    #[test]
+    fn a_dot_label_at_the_right_edge_is_drawn_left_of_its_dot() {
+        let at = |x: f64| {
+            let mut plot = Plot::new("t", Axis::linear("x", 0.0, 1.0), Axis::linear("y", 0.0, 1.0));
+            let mut dot = Dot::at(x, 0.5, 6);
+            dot.label = Some("memory full: 302 streams".into());
+            plot.add(
+                None,
+                Paint::Series(3),
+                Mark::Dots {
+                    dots: vec![dot],
+                    triangle: true,
+                },
+            );
+            let mut out = String::new();
+            {
+                let mut backend = plotters::prelude::SVGBackend::with_string(&mut out, (400, 300));
+                draw(&mut backend, &plot, &Theme::LIGHT).expect("chart draws");
+            }
+            let text = out
+                .split("<text")
+                .find(|t| t.contains("memory full"))
+                .expect("label drawn")
+                .to_string();
+            let x: f64 = text
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap();
+            x
+        };
+        // At the left the label starts right of the dot; at the right edge it ends left of it,
+        // inside the 400-pixel chart.
+        let (left, right) = (at(0.1), at(1.0));
+        assert!(left < 200.0, "{left}");
+        assert!(right < 400.0 - 6.0 - 100.0, "{right}");
     }
 
     #[test]
