@@ -501,7 +501,7 @@ fn pool_compute(inp: &Inputs, wb: &WeightBytes, p: &PoolRead, weights_read: f64)
         // The scenario gives these a CPU only where the CPU reads their memory.
         Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
     };
-    let gpu_flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let gpu_flops = peak_flops(inp);
     let (rate, share) = match (&inp.host, by_host) {
         (Some(h), true) => (Some(h.peak_ops(inp.stored_bpw(wb))), h.efficiency),
         (None, true) => (None, 1.0),
@@ -1250,7 +1250,7 @@ pub fn estimate(inp: &Inputs) -> Estimate {
             )
         });
     }
-    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let flops = peak_flops(inp);
     let (ttft_s, prefill_tok_s) = prefill(inp, &placed, flops, &mut notes);
     let batch = inp.batch.map(|b| batch_result(inp, &placed, flops, b.max(1), expected));
     let speculative = inp
@@ -1372,6 +1372,11 @@ fn prefill(inp: &Inputs, placed: &Placed, flops: Option<f64>, notes: &mut Vec<No
     }
 }
 
+/// The machine's peak FLOPS (`tflops`, times the tensor-parallel devices), where known.
+fn peak_flops(inp: &Inputs) -> Option<f64> {
+    inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64)
+}
+
 /// The compute time of one step of `tokens` tokens at peak (0 where unknown).
 fn compute_seconds(flops: Option<f64>, active_params: Option<f64>, tokens: f64) -> f64 {
     match (flops, active_params) {
@@ -1407,7 +1412,7 @@ impl BatchParts {
 /// active parameter count.
 pub fn batch_parts(inp: &Inputs, b: u32) -> Option<BatchParts> {
     let placed = place(inp);
-    let flops = inp.machine.tflops.map(|t| t * 1e12 * inp.tp.max(1) as f64);
+    let flops = peak_flops(inp);
     parts_of(inp, &placed, flops, b)
 }
 

@@ -738,7 +738,7 @@ fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
                     continue;
                 }
                 if kind == tokbound::scenario::scored::Kind::Batched {
-                    batched_lines(&scored, above, &line);
+                    batched_lines(&scored, hosts, above, &line);
                     continue;
                 }
                 let errors: Vec<(&tokbound::scenario::scored::ScoredRun, f64)> = scored.iter().map(|r| (r, r.error())).collect();
@@ -755,18 +755,12 @@ fn regime_lines(runs: &[tokbound::scenario::measured_ram::RamRun]) {
     }
 }
 
-/// The batched line: each host held out of the batch's fit, over the fitted runs; then the fit
-/// as shipped, and the runs kept apart (builds slowed by a since-fixed bug), held out alike.
-fn batched_lines(scored: &[tokbound::scenario::scored::ScoredRun], above: usize, line: &dyn Fn(&str, &mut Vec<f64>, usize)) {
+/// The batched line over the fitted runs of `hosts` hosts, each host held out of the batch's fit;
+/// then the fit as shipped, and the runs kept apart, held out alike.
+fn batched_lines(scored: &[tokbound::scenario::scored::ScoredRun], hosts: usize, above: usize, line: &dyn Fn(&str, &mut Vec<f64>, usize)) {
     let held = tokbound::scenario::scored::leave_one_host_out_batched(scored);
-    let fitted_hosts = scored
-        .iter()
-        .filter(|r| r.fitted)
-        .map(|r| r.host.as_str())
-        .collect::<std::collections::BTreeSet<_>>()
-        .len();
     let mut errs: Vec<f64> = held.iter().filter(|(r, _)| r.fitted).map(|(_, e)| *e).collect();
-    line("batched", &mut errs, fitted_hosts);
+    line("batched", &mut errs, hosts);
     let fit = &tokbound::catalog::calibration().batch;
     let shares: Vec<String> = fit
         .shares
