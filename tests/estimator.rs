@@ -518,3 +518,27 @@ fn the_compute_side_is_given_at_the_share_of_peak_the_estimate_applies() {
         "{text}"
     );
 }
+
+#[test]
+fn a_low_bit_format_streams_at_its_fitted_factor_and_says_so() {
+    let cal = tokbound::catalog::calibration();
+    let (factor, runs) = cal.formats.iter().find(|f| f.0 == "q3_k_s").expect("Q3_K_S has a shipped factor").1;
+    assert!(factor > 1.0 && runs > 0);
+    let q3 = run("hw=rtx-4090&model=llama-3.1-8b&quant=q3_k_s");
+    let q4 = run("hw=rtx-4090&model=llama-3.1-8b&quant=q4_k_m");
+    // The ceiling is bytes alone: fewer bytes, a higher ceiling. The expected figure takes the
+    // format's unpacking into account: a lower share of the ceiling than Q4_K_M's.
+    assert!(q3.ceiling_tok_s > q4.ceiling_tok_s);
+    assert!(q3.expected_tok_s / q3.ceiling_tok_s < q4.expected_tok_s / q4.ceiling_tok_s);
+    let note = |e: &Estimate| {
+        e.notes
+            .iter()
+            .any(|n| matches!(n, Note::FormatStreaming { format, .. } if *format == "q3_k_s"))
+    };
+    assert!(note(&q3) && !note(&q4));
+    // A CPU machine's own rate is fitted on its own runs: no factor there.
+    let cpu = run("hw=ddr5-6400-12ch&model=llama-3.1-8b&quant=q3_k_s");
+    assert!(!note(&cpu));
+    // Bits per weight name no format.
+    assert!(!note(&run("hw=rtx-4090&model=llama-3.1-8b&bpw=3.65")));
+}

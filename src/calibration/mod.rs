@@ -203,9 +203,20 @@ pub struct Point {
     pub shape: PassShape,
     pub measured_tok_s: f64,
     pub ceiling_tok_s: f64,
+    /// The weights' format (a data/quants.csv id), whose kernels stream at a rate of their own
+    /// ([`Calibration::formats`]).
+    pub format: String,
 }
 
 impl Point {
+    /// The point as the levels' fit sees it: its weights' bytes times its format's factor.
+    fn with_format(&self, factor: f64) -> Point {
+        Point {
+            weight_bytes: self.weight_bytes * factor,
+            ..self.clone()
+        }
+    }
+
     /// The regressors: what each coefficient multiplies, in seconds or counts per pass.
     fn regressors(&self) -> [f64; N] {
         let bw = self.bandwidth_gbs * GB;
@@ -307,7 +318,25 @@ pub struct Calibration {
     pub split_fixed: Option<(f64, usize)>,
     /// Several streams at once, fitted on data/measured-batched.csv.
     pub batch: BatchFit,
+    /// How the weights of a low-bit format ([`low_bit`]) stream from a GPU's or Apple chip's
+    /// own memory against the other formats the same machine ran: a factor on the time the
+    /// weights take, per format compared on two machines or more, with the number of rows it rests
+    /// on ([`Calibration::fit`]).
+    pub formats: Vec<(String, (f64, usize))>,
 }
+
+/// The formats whose unpacking can cost more than their bytes: 2- and 3-bit K-quants (bits
+/// spread over a low part, a high-bit mask and 6-bit sub-block scales) and the I-quants and
+/// ternary formats (codebook look-ups per group of weights). Every other format streams at its
+/// machine's fitted rate.
+pub fn low_bit(format: &str) -> bool {
+    ["iq", "tq", "q2_", "q3_"].iter().any(|p| format.starts_with(p))
+}
+
+/// At most this many rounds of the alternating fit of levels and format factors; it stops sooner
+/// once no factor moves by more than [`FORMAT_TOLERANCE`] (as a ratio) in a round.
+const FORMAT_ROUNDS: usize = 8;
+const FORMAT_TOLERANCE: f64 = 0.005;
 
 /// A batched step as fitted on measured runs of several streams, each figure with the number of
 /// runs it rests on: the share of peak compute its arithmetic reaches per vendor (with runs from
@@ -393,8 +422,71 @@ impl Calibration {
         self.ram_by_engine.iter().find(|(e, _)| e == engine).map(|(_, f)| f)
     }
 
-    /// Fits every level on `points` (the caller keeps only decode-only rows).
+    /// Fits every level on `points` (the caller keeps only decode-only rows), and each low-bit
+    /// format's factor on the weights' streaming time, alternately until the factors settle.
+    ///
+    /// A format's kernels turn bytes into arithmetic at a cost of their own, and a 2- or 3-bit
+    /// K-quant or an I-quant spends more of it per byte than a 4-, 6- or 8-bit format does. A
+    /// format's factor is read where the same machine on the same backend ran other formats too,
+    /// so the machine and its software cancel: each round fits the levels on the weights' bytes
+    /// times their format's factor, then moves each factor by the median over such machines of
+    /// how much further the machine's rows of that format sit from the fit than its rows of every
+    /// other format (each side a median of ln(measured ÷ expected)). A format compared on fewer
+    /// than two machines keeps 1.
     pub fn fit(points: &[Point]) -> Calibration {
+        let mut factors: Vec<(String, (f64, usize))> = Vec::new();
+        let factor = |factors: &[(String, (f64, usize))], p: &Point| factors.iter().find(|f| f.0 == p.format).map_or(1.0, |f| f.1 .0);
+        let mut cal = Calibration::fit_levels(points);
+        for _ in 0..FORMAT_ROUNDS {
+            let residual = |p: &Point| (p.measured_tok_s / cal.predict_at(p, factor(&factors, p))).ln();
+            let mut moved: f64 = 0.0;
+            let mut next = Vec::new();
+            let formats: BTreeSet<&str> = points.iter().map(|p| p.format.as_str()).filter(|f| low_bit(f)).collect();
+            for format in formats {
+                let units: BTreeSet<(&str, Backend)> = points
+                    .iter()
+                    .filter(|p| p.format == format)
+                    .map(|p| (p.machine.as_str(), p.backend))
+                    .collect();
+                let mut contrasts = Vec::new();
+                let mut rows = 0;
+                for (machine, backend) in units {
+                    let (mut this, mut others) = (Vec::new(), Vec::new());
+                    for p in points.iter().filter(|p| p.machine == machine && p.backend == backend) {
+                        if p.format == format { &mut this } else { &mut others }.push(residual(p));
+                    }
+                    if !others.is_empty() {
+                        rows += this.len();
+                        contrasts.push(median(this) - median(others));
+                    }
+                }
+                if contrasts.len() < 2 {
+                    continue;
+                }
+                // Slower than the machine's other formats (a negative contrast): a larger factor.
+                let m = median(contrasts);
+                moved = moved.max(m.abs());
+                let old = factors.iter().find(|f| f.0 == format).map_or(1.0, |f| f.1 .0);
+                next.push((format.to_string(), (old * (-m).exp(), rows)));
+            }
+            factors = next;
+            cal = Calibration::fit_levels(&points.iter().map(|p| p.with_format(factor(&factors, p))).collect::<Vec<_>>());
+            if moved < FORMAT_TOLERANCE {
+                break;
+            }
+        }
+        cal.formats = factors;
+        cal
+    }
+
+    /// The factor on the weights' streaming time of `format` ([`Calibration::formats`]); 1 for a
+    /// format without one.
+    fn format_factor(&self, format: &str) -> f64 {
+        self.formats.iter().find(|f| f.0 == format).map_or(1.0, |f| f.1 .0)
+    }
+
+    /// Every level fitted on `points` as they are, without format factors.
+    fn fit_levels(points: &[Point]) -> Calibration {
         let all: Vec<&Point> = points.iter().collect();
         let global_c = fit_group(&all, None).unwrap_or(CPU_PRIOR);
         let global = with_band(global_c, &all, DEFAULT_BAND);
@@ -434,6 +526,7 @@ impl Calibration {
             batch: BatchFit::default(),
             cpu_stream: Vec::new(),
             cpu_sync: None,
+            formats: Vec::new(),
         }
     }
 
@@ -511,13 +604,19 @@ impl Calibration {
         }
     }
 
-    /// Expected tok/s for one measured point.
+    /// Expected tok/s for one measured point, its weights at their format's factor.
     pub fn predict(&self, p: &Point) -> f64 {
-        self.fitted(p.class, p.backend).0.predict(p)
+        self.predict_at(p, self.format_factor(&p.format))
+    }
+
+    /// Expected tok/s for one measured point, its weights' time times `factor`.
+    fn predict_at(&self, p: &Point, factor: f64) -> f64 {
+        self.fitted(p.class, p.backend).0.predict(&p.with_format(factor))
     }
 
     /// The fit as data/calibration.csv holds it: one line per level and group, coefficients in
-    /// seconds (or multipliers) to five significant digits, far finer than the fit is certain.
+    /// seconds (or multipliers) to four significant digits, far finer than the fit is certain (five cost the page 0.15 KB
+    /// gzipped).
     pub fn to_csv(&self) -> String {
         let mut out = format!("{}\n", CSV_COLUMNS.join(","));
         let mut line = |level: &str, kind: &str, class: Option<Class>, backend: &str, f: &Fitted| {
@@ -530,7 +629,7 @@ impl Calibration {
                 backend.to_string(),
                 f.rows.to_string(),
             ];
-            fields.extend(f.c.iter().chain([&f.band.0, &f.band.1]).map(|v| format!("{v:.4e}")));
+            fields.extend(f.c.iter().chain([&f.band.0, &f.band.1]).map(|v| format!("{v:.3e}")));
             out.push_str(&fields.join(","));
             out.push('\n');
         };
@@ -600,6 +699,10 @@ impl Calibration {
         }
         if let Some((f, rows)) = self.batch.routing {
             line("routing", "", None, "", &single(f, rows));
+        }
+        // The weights' streaming factor per format (`format:<id>`).
+        for (format, (f, rows)) in &self.formats {
+            line(&format!("format:{format}"), "", None, "", &single(*f, *rows));
         }
         out
     }
@@ -671,6 +774,16 @@ pub fn median_over_hosts<'a>(values: impl Iterator<Item = (&'a str, f64)>) -> Op
         .map(|h| median_log(runs.iter().filter(|(r, _)| r == h).map(|(_, v)| v.ln()).collect()))
         .collect();
     (!per_host.is_empty()).then(|| (median_log(per_host).exp(), runs.len()))
+}
+
+/// The median of unsorted values (0 for none).
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    if values.is_empty() {
+        0.0
+    } else {
+        quantile(&values, 0.5)
+    }
 }
 
 /// Linear-interpolated quantile of sorted values.

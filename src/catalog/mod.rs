@@ -365,65 +365,49 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let (mut kinds, mut classes, mut groups) = (Vec::new(), Vec::new(), Vec::new());
     let mut ram = crate::calibration::RamFit::default();
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
-    let (mut cpu_compute, mut numa, mut split_fixed) = (Vec::new(), None, None);
-    let (mut cpu_stream, mut cpu_sync) = (Vec::new(), None);
+    let (mut cpu_compute, mut cpu_stream, mut formats) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut numa, mut split_fixed, mut cpu_sync) = (None, None, None);
     let mut batch = crate::calibration::BatchFit::default();
-    // A line fitted per CPU family: `stream:<family>`, `compute:<family>`.
-    let family_of = |prefix: &str, level: &str| {
-        level
-            .strip_prefix(prefix)
-            .map(|f| crate::estimator::CpuFamily::parse(f).ok_or_else(|| format!("{level}: not a CPU family")))
-            .transpose()
-    };
     for l in lines {
         // The one-figure lines: the figure and the rows it rests on.
         let figure = (l.fitted.c[3], l.fitted.rows);
-        let slot = match l.level.as_str() {
-            "sync" => Some(&mut cpu_sync),
-            "numa" => Some(&mut numa),
-            "split" => Some(&mut split_fixed),
-            "batch" => Some(&mut batch.pooled),
-            "routing" => Some(&mut batch.routing),
-            _ => None,
-        };
-        if let Some(slot) = slot {
-            *slot = Some(figure);
-            continue;
-        }
-        if let Some(f) = family_of("stream:", &l.level)? {
-            cpu_stream.push((f, figure));
-            continue;
-        }
-        if let Some(v) = l.level.strip_prefix("batch:") {
-            let vendor = crate::calibration::Vendor::parse(v).ok_or_else(|| format!("{}: not a vendor", l.level))?;
-            batch.shares.push((vendor, figure));
-            continue;
-        }
-        if let Some(f) = family_of("compute:", &l.level)? {
-            cpu_compute.push((f, figure));
-            continue;
-        }
-        if let Some(engine) = l.level.strip_prefix("ram:") {
-            if ram_by_engine.last().is_none_or(|(e, _)| e != engine) {
-                ram_by_engine.push((engine.to_string(), crate::calibration::RamFit::default()));
+        let family = |f: &str| crate::estimator::CpuFamily::parse(f).ok_or_else(|| format!("{}: not a CPU family", l.level));
+        // A line named by a key after a colon: `stream:<family>`, `compute:<family>`,
+        // `batch:<vendor>`, `format:<id>`, `ram:<engine>`.
+        match l.level.split_once(':') {
+            Some(("stream", f)) => cpu_stream.push((family(f)?, figure)),
+            Some(("compute", f)) => cpu_compute.push((family(f)?, figure)),
+            Some(("format", f)) => formats.push((f.to_string(), figure)),
+            Some(("batch", v)) => {
+                let vendor = crate::calibration::Vendor::parse(v).ok_or_else(|| format!("{}: not a vendor", l.level))?;
+                batch.shares.push((vendor, figure));
             }
-            if let Some((_, fit)) = ram_by_engine.last_mut() {
-                match l.kind {
-                    Some(Kind::Cpu) => fit.cpu = Some(figure),
-                    Some(Kind::Gpu) => fit.offload = Some(figure),
-                    _ => return Err(format!("a {} line with the wrong kind", l.level)),
+            Some(("ram", engine)) => {
+                if ram_by_engine.last().is_none_or(|(e, _)| e != engine) {
+                    ram_by_engine.push((engine.to_string(), crate::calibration::RamFit::default()));
+                }
+                if let Some((_, fit)) = ram_by_engine.last_mut() {
+                    match l.kind {
+                        Some(Kind::Cpu) => fit.cpu = Some(figure),
+                        Some(Kind::Gpu) => fit.offload = Some(figure),
+                        _ => return Err(format!("a {} line with the wrong kind", l.level)),
+                    }
                 }
             }
-            continue;
-        }
-        match (l.level.as_str(), l.kind, l.class, l.backend) {
-            ("global", None, None, None) => global = Some(l.fitted),
-            ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some(figure),
-            ("ram", Some(Kind::Gpu), None, None) => ram.offload = Some(figure),
-            ("kind", Some(k), None, None) => kinds.push((k, l.fitted)),
-            ("class", Some(_), Some(c), None) => classes.push((c, l.fitted)),
-            ("group", Some(_), Some(c), Some(b)) => groups.push(((c, b), l.fitted)),
-            _ => return Err(format!("a {} line with the wrong columns filled", l.level)),
+            _ => match (l.level.as_str(), l.kind, l.class, l.backend) {
+                ("sync", ..) => cpu_sync = Some(figure),
+                ("numa", ..) => numa = Some(figure),
+                ("split", ..) => split_fixed = Some(figure),
+                ("batch", ..) => batch.pooled = Some(figure),
+                ("routing", ..) => batch.routing = Some(figure),
+                ("global", None, None, None) => global = Some(l.fitted),
+                ("ram", Some(Kind::Cpu), None, None) => ram.cpu = Some(figure),
+                ("ram", Some(Kind::Gpu), None, None) => ram.offload = Some(figure),
+                ("kind", Some(k), None, None) => kinds.push((k, l.fitted)),
+                ("class", Some(_), Some(c), None) => classes.push((c, l.fitted)),
+                ("group", Some(_), Some(c), Some(b)) => groups.push(((c, b), l.fitted)),
+                _ => return Err(format!("a {} line with the wrong columns filled", l.level)),
+            },
         }
     }
     Ok(Calibration {
@@ -439,6 +423,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         batch,
         cpu_stream,
         cpu_sync,
+        formats,
     })
 }
 
@@ -579,6 +564,7 @@ impl Catalog {
             shape: inputs.pass_shape(),
             measured_tok_s: m.tg_tok_s,
             ceiling_tok_s: e.ceiling_tok_s,
+            format: m.quant.clone(),
         })
     }
 

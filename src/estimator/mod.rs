@@ -186,6 +186,10 @@ pub enum Note {
     Numa { sockets: u32, factor: f64, runs: Option<usize> },
     /// A bandwidth was measured in the browser (`measured=`): by a WebGPU shader, or by the CPU.
     Measured { webgpu: bool },
+    /// The weights' low-bit format (a data/quants.csv id) unpacks more slowly than other formats
+    /// stream: their time is `factor` times their bytes' (fitted on `runs` runs of it beside other
+    /// formats on the same machines).
+    FormatStreaming { format: &'static str, factor: f64, runs: usize },
 }
 
 /// What a decode step costs beyond its bytes: the fixed work of one forward pass.

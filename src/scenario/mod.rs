@@ -425,7 +425,15 @@ impl Scenario {
         let machine = self.resolve_machine(cat, &mut r);
         let machine = self.apply_engine(cat, machine, &mut r);
         let host = self.resolve_host(cat, machine.as_ref(), &mut r);
-        let machine = machine.map(|m| with_host_cpu(m, host.as_ref()));
+        let machine = machine.map(|m| with_host_cpu(m, host.as_ref())).map(|mut m| {
+            // A GPU's or Apple chip's own memory streams each format at the rate its kernels
+            // reach; a CPU's rate is fitted on its own runs.
+            if let (false, Some((format, (factor, runs)))) = (m.kind == Kind::Cpu, self.format_fit()) {
+                m.time.own.weight *= factor;
+                r.notes.push(Note::FormatStreaming { format, factor, runs });
+            }
+            m
+        });
         let devices = self.resolve_devices(cat, &mut r);
         let quant = self.resolve_weights(cat, &mut r);
         self.check_format_runs(cat, &mut r);
@@ -471,6 +479,18 @@ impl Scenario {
             tensor_split: self.ratios(Key::TensorSplit),
             notes: r.notes,
         })
+    }
+
+    /// The fitted streaming factor of the scenario's weight format, with the format's id and the
+    /// runs it rests on ([`crate::calibration::Calibration::formats`]); `None` for a format
+    /// without one, or weights given as bits per weight.
+    fn format_fit(&self) -> Option<(&'static str, (f64, usize))> {
+        let id = self.text(Key::Quant).unwrap_or(DEFAULT_QUANT);
+        let fit = crate::catalog::calibration()
+            .formats
+            .iter()
+            .find(|f| f.0 == id && !self.has(Key::Bpw))?;
+        Some((&fit.0, fit.1))
     }
 
     /// The machine: a catalog id, or custom when bw is given without hw; the keys that go with
