@@ -387,19 +387,29 @@ fn format_rows(formats: &[(&str, f64, &[&str])]) -> Vec<Point> {
 fn a_low_bit_format_that_unpacks_slowly_is_fitted_its_factor_where_two_machines_compare_it() {
     // Q3_K_S takes 1.4× its bytes' time on both machines, IQ2_M 2× on one machine only, Q8_0
     // (not a low-bit format) 0.9× on both.
-    let rows = format_rows(&[
+    let mut rows = format_rows(&[
         ("q4_k_m", 1.0, &["a", "b"]),
         ("q3_k_s", 1.4, &["a", "b"]),
         ("iq2_m", 2.0, &["a"]),
         ("q8_0", 0.9, &["a", "b"]),
     ]);
+    // Machine a on a second backend too: still one machine for IQ2_M.
+    let second: Vec<Point> = rows
+        .iter()
+        .filter(|p| p.machine == "a" && (p.format == "iq2_m" || p.format == "q4_k_m"))
+        .map(|p| Point {
+            backend: Backend::Vulkan,
+            ..p.clone()
+        })
+        .collect();
+    rows.extend(second);
     let cal = calibration::Calibration::fit(&rows);
     let factor = |f: &str| cal.formats.iter().find(|x| x.0 == f).map(|x| x.1);
     let (q3, runs) = factor("q3_k_s").expect("Q3_K_S is compared on two machines");
     assert_eq!(runs, 8);
     // Against the machines' other formats, Q8_0's faster rows among them: near 1.4, not exactly.
     assert!((1.3..1.5).contains(&q3), "Q3_K_S factor {q3:.3}");
-    assert_eq!(factor("iq2_m"), None, "one machine compares IQ2_M: no factor");
+    assert_eq!(factor("iq2_m"), None, "one machine compares IQ2_M, on two backends: no factor");
     assert_eq!(factor("q8_0"), None, "Q8_0 is not a low-bit format");
     assert!(calibration::low_bit("iq4_xs") && calibration::low_bit("q2_k") && !calibration::low_bit("q4_k_m"));
     // The factor brings the Q3_K_S rows to the fit.

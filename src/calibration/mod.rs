@@ -449,6 +449,7 @@ impl Calibration {
                     .map(|p| (p.machine.as_str(), p.backend))
                     .collect();
                 let mut contrasts = Vec::new();
+                let mut machines = BTreeSet::new();
                 let mut rows = 0;
                 for (machine, backend) in units {
                     let (mut this, mut others) = (Vec::new(), Vec::new());
@@ -457,10 +458,11 @@ impl Calibration {
                     }
                     if !others.is_empty() {
                         rows += this.len();
+                        machines.insert(machine);
                         contrasts.push(median(this) - median(others));
                     }
                 }
-                if contrasts.len() < 2 {
+                if machines.len() < 2 {
                     continue;
                 }
                 // Slower than the machine's other formats (a negative contrast): a larger factor.
