@@ -927,8 +927,8 @@ fn the_commands_that_run_and_measure_four_scenarios() {
         ),
         (
             "hw=rtx-4090&model=llama-3.1-70b&cpu=ryzen-9-7950x&threads=16",
-            "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4224 -ngl 45 -t 16 -fa on",
-            "llama-bench -m llama-3.1-70b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 45 -t 16 -o md",
+            "llama-server -m llama-3.1-70b-Q4_K_M.gguf -c 4224 -ngl 46 -t 16 -fa on",
+            "llama-bench -m llama-3.1-70b-Q4_K_M.gguf -p 0 -n 128 -d 4096 -fa 1 -ngl 46 -t 16 -o md",
         ),
         (
             "hw=rtx-4090&model=deepseek-r1&offload=experts&ram=768&ram_bw=614.4&cpu=epyc-9355&kv=q8_0&ctx=8192",

@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 use tokbound::catalog::catalog;
 use tokbound::estimator::{estimate, sweep, Estimate, MachineSpec, Note, Pool, WeightSpec};
+use tokbound::report::commands::commands;
 use tokbound::scenario::Scenario;
 
 fn run(query: &str) -> Estimate {
@@ -76,6 +77,32 @@ fn a_model_that_does_not_fit_spills_to_ram_and_slows() {
     assert!(spill.fraction > 0.3 && spill.fraction < 0.9, "{}", spill.fraction);
     // Mostly bound by the RAM share: well under the VRAM-only ceiling.
     assert!(spills.ceiling_tok_s < 1008e9 / spills.bytes_per_token.total / 2.0);
+}
+
+#[test]
+fn layers_on_the_gpu_leave_the_output_head_with_the_cpu_until_every_layer_is_there() {
+    let (s, _) = Scenario::from_query("hw=rtx-4090&model=gemma-2-9b&quant=q4_k_m");
+    let inputs = s.resolve(catalog()).unwrap();
+    let layers = inputs.model.layers().unwrap();
+    let wb = inputs.weight_bytes();
+    // Gemma 2's head (256,000 × 3,584, tied to its input embedding) is a tenth of a token's bytes.
+    let head = wb.head / wb.read(inputs.routing(), 1.0);
+    assert!(head > 0.09 && head < 0.11, "{head}");
+    assert_eq!(inputs.ngl_share(layers + 1), Some(1.0));
+    let all_layers = inputs.ngl_share(layers).unwrap();
+    assert!((all_layers - (1.0 - head)).abs() < 1e-12, "{all_layers}");
+    let most = inputs.ngl_share(36).unwrap();
+    assert!((most - 36.0 / 42.0 * (1.0 - head)).abs() < 1e-12, "{most}");
+    // Placed automatically, a spilled model's VRAM holds layers only, and the printed -ngl is the
+    // count of layers that share is.
+    let (s, _) = Scenario::from_query("hw=rtx-3060-12g&model=gemma-2-27b&quant=q4_k_m&ctx=4096");
+    let big = s.resolve(catalog()).unwrap();
+    let spills = estimate(&big);
+    let fast = 1.0 - spills.spill.as_ref().expect("a spill").fraction;
+    let ngl = (fast / big.ngl_share(1).unwrap() + 1e-9).floor() as u32;
+    let run_cmd = commands(&s, catalog(), &big, &spills).run.unwrap();
+    assert!(run_cmd.contains(&format!("-ngl {ngl} ")), "{run_cmd} for {ngl}");
+    assert!(fast <= big.ngl_share(big.model.layers().unwrap()).unwrap() + 1e-12);
 }
 
 #[test]

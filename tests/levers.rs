@@ -295,7 +295,7 @@ fn the_headline_takes_one_or_two_levers_that_make_this_stream_faster_what_fits_f
 
     // A model that does not fit its card: the first is a change after which it fits (what would
     // run), though a faster card that still spills gains more.
-    let (s, l) = of("hw=rtx-3060-12g&model=gpt-oss-20b&ctx=16384");
+    let (s, l) = of("hw=rtx-3060-12g&model=qwen2.5-14b&quant=q6_k");
     assert_eq!(estimate(&s.resolve(catalog()).unwrap()).fits, Some(false));
     let h = headline_levers(&l);
     assert!(!h.is_empty() && h.len() <= 2);

@@ -682,6 +682,9 @@ pub struct WeightBytes {
     pub stored: f64,
     /// Parameters that do arithmetic per token (for prefill and batch FLOPs), if known.
     pub active_params: Option<f64>,
+    /// The output head's bytes, read per token and part of `fixed` (0 where the model does not
+    /// say).
+    pub head: f64,
 }
 
 impl WeightBytes {
@@ -733,6 +736,23 @@ impl Inputs {
         }
     }
 
+    /// The share of the weights a token reads that llama.cpp's `-ngl ngl` puts in VRAM, as
+    /// `gpu_frac` takes it: everything where `ngl` exceeds the layer count; otherwise `ngl` of
+    /// the layers, with the output head left to the CPU, since llama.cpp offloads the output layer
+    /// only past the last repeating one (`llama_model::load_tensors`: the output layer's device is
+    /// layer `n_layer`'s, on the GPU only when `-ngl` is above `n_layer`). The layers' bytes are
+    /// taken as even. `None` where the model gives no layer count.
+    pub fn ngl_share(&self, ngl: u32) -> Option<f64> {
+        let layers = self.model.layers().filter(|l| *l > 0)?;
+        if ngl > layers {
+            return Some(1.0);
+        }
+        let wb = self.weight_bytes();
+        let read = wb.read(self.routing(), 1.0);
+        let head = if read > 0.0 { (wb.head / read).min(1.0) } else { 0.0 };
+        Some(f64::from(ngl) / f64::from(layers) * (1.0 - head))
+    }
+
     /// The weight bytes of this model at this format.
     pub fn weight_bytes(&self) -> WeightBytes {
         match &self.model {
@@ -743,12 +763,10 @@ impl Inputs {
                 };
                 let fixed = arch.always_read_params() * other / 8.0;
                 let per_expert = arch.moe_layers() * arch.expert_params() * bpw / 8.0;
-                let head = if arch.tied_embeddings {
-                    0.0
-                } else {
-                    arch.embedding_params() * other / 8.0
-                };
-                let stored = fixed + head + per_expert * arch.experts as f64;
+                // The input embedding, stored beside the head unless tied to it; one row is read.
+                let head = arch.embedding_params() * other / 8.0;
+                let input = if arch.tied_embeddings { 0.0 } else { head };
+                let stored = fixed + input + per_expert * arch.experts as f64;
                 let scale = match self.weights {
                     WeightSpec::File { bytes } if stored > 0.0 => bytes / stored,
                     _ => 1.0,
@@ -758,6 +776,7 @@ impl Inputs {
                     per_expert: per_expert * scale,
                     stored: stored * scale,
                     active_params: Some(arch.read_params_per_token()),
+                    head: head * scale,
                 }
             }
             ModelSpec::Custom {
@@ -787,6 +806,7 @@ impl Inputs {
                             per_expert,
                             stored,
                             active_params: active,
+                            head: 0.0,
                         }
                     }
                     _ => WeightBytes {
@@ -794,6 +814,7 @@ impl Inputs {
                         per_expert: 0.0,
                         stored,
                         active_params: active,
+                        head: 0.0,
                     },
                 }
             }
@@ -961,7 +982,12 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
         Some(c) if w + kv_total > 0.0 => clamp((c - over) / (w + kv_total)),
         _ => 1.0,
     };
-    let (fast, capped) = place(room);
+    let (mut fast, capped) = place(room);
+    // Placed automatically, layers that spill leave the output head with the CPU (llama.cpp
+    // offloads it only with every layer: [`Inputs::ngl_share`]).
+    if inp.placement.gpu_frac.is_none() && fast < 1.0 {
+        fast = fast.min(inp.ngl_share(inp.model.layers().unwrap_or(0)).unwrap_or(1.0));
+    }
     // System RAM holds the CPU layers' KV cache, then as many of their weights as fit.
     let kv_ram = (1.0 - fast) * kv_total;
     let ram = if w > 0.0 {

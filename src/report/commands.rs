@@ -106,7 +106,9 @@ impl Plan {
         } else if expert_offload || in_ram <= 0.0 {
             n_layers + 1
         } else {
-            ((f64::from(n_layers) * (1.0 - in_ram)).floor() as u32).min(n_layers)
+            // The share in VRAM over one layer's share (the head, in RAM, is no layer's).
+            let all_layers = inputs.ngl_share(n_layers).filter(|s| *s > 0.0).unwrap_or(1.0);
+            ((f64::from(n_layers) * (1.0 - in_ram) / all_layers + 1e-9).floor() as u32).min(n_layers)
         };
         let kv = s.text(Key::Kv).unwrap_or(crate::scenario::DEFAULT_KV);
         let cpu_reads = !gpu

@@ -410,18 +410,16 @@ impl RunSettings {
         }
     }
 
-    /// Where the run put the model: `-ngl` below the layers as `gpu_frac`, `n_cpu_moe` as
+    /// Where the run put the model: `-ngl` up to the layers as `gpu_frac` (those layers' share,
+    /// the output head on the CPU: [`crate::estimator::Inputs::ngl_share`]), `n_cpu_moe` as
     /// `cpu_moe`, `-ot exps=CPU` as `offload=experts`; on a GPU machine only.
     fn placement_keys(&mut self, run: &PastedRun, cat: &Catalog) {
         let Ok(inputs) = self.scenario.resolve(cat) else { return };
         if inputs.machine.kind != Kind::Gpu {
             return;
         }
-        if let (Some(ngl), Some(layers)) = (run.ngl, inputs.model.layers()) {
-            if ngl < layers {
-                let share = f64::from(ngl) / f64::from(layers);
-                self.put(Key::GpuFrac, format!("{}", (share * 10_000.0).round() / 10_000.0), cat);
-            }
+        if let Some(share) = run.ngl.and_then(|ngl| inputs.ngl_share(ngl)).filter(|s| *s < 1.0) {
+            self.put(Key::GpuFrac, format!("{}", (share * 10_000.0).round() / 10_000.0), cat);
         }
         if let Some(n) = run.n_cpu_moe.filter(|n| *n > 0) {
             self.put(Key::CpuMoe, n.to_string(), cat);

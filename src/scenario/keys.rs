@@ -1019,7 +1019,7 @@ pub const KEYS: &[KeySpec] = &[
         group: Group::Context,
         value: ValueKind::Share { min: 0.0, max: 1.0 },
         #[cfg(not(target_arch = "wasm32"))]
-        meaning: "share of weight bytes in the machine's own memory (VRAM; unified memory or RAM elsewhere); the rest is read from system RAM on a GPU machine, from disk otherwise; more than fits is capped, with a note",
+        meaning: "share of weight bytes in the machine's own memory (VRAM; unified memory or RAM elsewhere); the rest is read from system RAM on a GPU machine, from disk otherwise; more than fits is capped, with a note. llama.cpp's `-ngl N` of L layers is N/L of the layers' bytes, its output head staying in RAM (`tokbound diagnose` reads it so); placed automatically, a model that spills keeps its head in RAM likewise",
         #[cfg(not(target_arch = "wasm32"))]
         unit: "0–1",
         #[cfg(not(target_arch = "wasm32"))]
