@@ -985,8 +985,9 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
     let (mut fast, capped) = place(room);
     // Placed automatically, layers that spill leave the output head with the CPU (llama.cpp
     // offloads it only with every layer: [`Inputs::ngl_share`]).
-    if inp.placement.gpu_frac.is_none() && fast < 1.0 {
-        fast = fast.min(inp.ngl_share(inp.model.layers().unwrap_or(0)).unwrap_or(1.0));
+    let read = wb.read(inp.routing(), 1.0);
+    if inp.placement.gpu_frac.is_none() && fast < 1.0 && read > 0.0 {
+        fast = fast.min(1.0 - wb.head / read);
     }
     // System RAM holds the CPU layers' KV cache, then as many of their weights as fit.
     let kv_ram = (1.0 - fast) * kv_total;
