@@ -333,6 +333,11 @@ pub fn low_bit(format: &str) -> bool {
     ["iq", "tq", "q2_", "q3_"].iter().any(|p| format.starts_with(p))
 }
 
+/// `format`'s factor among fitted `factors` (format, (factor, rows)); 1 for a format without one.
+fn factor_in(factors: &[(String, (f64, usize))], format: &str) -> f64 {
+    factors.iter().find(|f| f.0 == format).map_or(1.0, |f| f.1 .0)
+}
+
 /// At most this many rounds of the alternating fit of levels and format factors; it stops sooner
 /// once no factor moves by more than [`FORMAT_TOLERANCE`] (as a ratio) in a round.
 const FORMAT_ROUNDS: usize = 8;
@@ -435,7 +440,7 @@ impl Calibration {
     /// than two machines keeps 1.
     pub fn fit(points: &[Point]) -> Calibration {
         let mut factors: Vec<(String, (f64, usize))> = Vec::new();
-        let factor = |factors: &[(String, (f64, usize))], p: &Point| factors.iter().find(|f| f.0 == p.format).map_or(1.0, |f| f.1 .0);
+        let factor = |factors: &[(String, (f64, usize))], p: &Point| factor_in(factors, &p.format);
         let mut cal = Calibration::fit_levels(points);
         for _ in 0..FORMAT_ROUNDS {
             let residual = |p: &Point| (p.measured_tok_s / cal.predict_at(p, factor(&factors, p))).ln();
@@ -468,7 +473,7 @@ impl Calibration {
                 // Slower than the machine's other formats (a negative contrast): a larger factor.
                 let m = median(contrasts);
                 moved = moved.max(m.abs());
-                let old = factors.iter().find(|f| f.0 == format).map_or(1.0, |f| f.1 .0);
+                let old = factor_in(&factors, format);
                 next.push((format.to_string(), (old * (-m).exp(), rows)));
             }
             factors = next;
@@ -484,7 +489,7 @@ impl Calibration {
     /// The factor on the weights' streaming time of `format` ([`Calibration::formats`]); 1 for a
     /// format without one.
     fn format_factor(&self, format: &str) -> f64 {
-        self.formats.iter().find(|f| f.0 == format).map_or(1.0, |f| f.1 .0)
+        factor_in(&self.formats, format)
     }
 
     /// Every level fitted on `points` as they are, without format factors.
@@ -767,25 +772,17 @@ pub fn median_over_hosts<'a>(values: impl Iterator<Item = (&'a str, f64)>) -> Op
     let mut hosts: Vec<&str> = runs.iter().map(|(h, _)| *h).collect();
     hosts.sort_unstable();
     hosts.dedup();
-    let median_log = |mut logs: Vec<f64>| {
-        logs.sort_by(f64::total_cmp);
-        quantile(&logs, 0.5)
-    };
     let per_host: Vec<f64> = hosts
         .iter()
-        .map(|h| median_log(runs.iter().filter(|(r, _)| r == h).map(|(_, v)| v.ln()).collect()))
+        .map(|h| median(runs.iter().filter(|(r, _)| r == h).map(|(_, v)| v.ln()).collect()))
         .collect();
-    (!per_host.is_empty()).then(|| (median_log(per_host).exp(), runs.len()))
+    (!per_host.is_empty()).then(|| (median(per_host).exp(), runs.len()))
 }
 
-/// The median of unsorted values (0 for none).
-fn median(mut values: Vec<f64>) -> f64 {
+/// The median of unsorted values (NaN for none).
+pub fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
-    if values.is_empty() {
-        0.0
-    } else {
-        quantile(&values, 0.5)
-    }
+    quantile(&values, 0.5)
 }
 
 /// Linear-interpolated quantile of sorted values.

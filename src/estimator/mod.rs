@@ -693,6 +693,16 @@ impl WeightBytes {
     pub fn read(&self, routing: Option<(f64, f64)>, tokens: f64) -> f64 {
         self.fixed + routing.map_or(0.0, |(e, k)| arch::experts_touched(e, k, tokens) * self.per_expert)
     }
+
+    /// The output head's share of the bytes one token reads (0 where nothing is read).
+    pub fn head_share(&self, routing: Option<(f64, f64)>) -> f64 {
+        let read = self.read(routing, 1.0);
+        if read > 0.0 {
+            (self.head / read).min(1.0)
+        } else {
+            0.0
+        }
+    }
 }
 
 impl Inputs {
@@ -747,10 +757,7 @@ impl Inputs {
         if ngl > layers {
             return Some(1.0);
         }
-        let wb = self.weight_bytes();
-        let read = wb.read(self.routing(), 1.0);
-        let head = if read > 0.0 { (wb.head / read).min(1.0) } else { 0.0 };
-        Some(f64::from(ngl) / f64::from(layers) * (1.0 - head))
+        Some(f64::from(ngl) / f64::from(layers) * (1.0 - self.weight_bytes().head_share(self.routing())))
     }
 
     /// The weight bytes of this model at this format.
@@ -985,9 +992,8 @@ fn layout(inp: &Inputs, wb: &WeightBytes, kv_total: f64) -> Layout {
     let (mut fast, capped) = place(room);
     // Placed automatically, layers that spill leave the output head with the CPU (llama.cpp
     // offloads it only with every layer: [`Inputs::ngl_share`]).
-    let read = wb.read(inp.routing(), 1.0);
-    if inp.placement.gpu_frac.is_none() && fast < 1.0 && read > 0.0 {
-        fast = fast.min(1.0 - wb.head / read);
+    if inp.placement.gpu_frac.is_none() && fast < 1.0 {
+        fast = fast.min(1.0 - wb.head_share(inp.routing()));
     }
     // System RAM holds the CPU layers' KV cache, then as many of their weights as fit.
     let kv_ram = (1.0 - fast) * kv_total;

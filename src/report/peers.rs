@@ -8,6 +8,7 @@
 //! measured as far below its expected figure as the run (its speed follows the power limit its
 //! maker or its owner set, which no catalog figure knows).
 
+use crate::calibration::median;
 use crate::catalog::methods::build_digits;
 use crate::catalog::{calibration, Catalog, Machine};
 
@@ -112,12 +113,6 @@ pub fn power_limit(machine: &Machine, peers: &[Peer], at: Standing) -> Option<St
         ratios[ratios.len() - 1] * 100.0,
         at.ratio * 100.0
     ))
-}
-
-/// The median of `v` (NaN for none).
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    crate::calibration::quantile(&v, 0.5)
 }
 
 #[cfg(test)]

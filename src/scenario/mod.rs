@@ -485,11 +485,11 @@ impl Scenario {
     /// runs it rests on ([`crate::calibration::Calibration::formats`]); `None` for a format
     /// without one, or weights given as bits per weight.
     fn format_fit(&self) -> Option<(&'static str, (f64, usize))> {
+        if self.has(Key::Bpw) {
+            return None;
+        }
         let id = self.text(Key::Quant).unwrap_or(DEFAULT_QUANT);
-        let fit = crate::catalog::calibration()
-            .formats
-            .iter()
-            .find(|f| f.0 == id && !self.has(Key::Bpw))?;
+        let fit = crate::catalog::calibration().formats.iter().find(|f| f.0 == id)?;
         Some((&fit.0, fit.1))
     }
 
