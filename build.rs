@@ -142,6 +142,10 @@ const PAGE_COLUMNS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The columns of a curated machine the page keeps apart from its first part, in this order
+/// (`Machine::apart`).
+const MACHINE_APART: [&str; 3] = ["source", "price_usd", "power_w"];
+
 /// A field as the page carries it: a measured run's build as its number alone; a machine's source
 /// note up to its first `;`, ` (` or `: ` (the page shows the bandwidth's arithmetic beside it;
 /// the whole note stays in data/ and the CLI).
@@ -196,14 +200,15 @@ fn main() {
             }
             fields.join("\x1f") + "\n"
         };
-        // A machine's source goes to a file of its own (one a line, in the machines' order): only
-        // the panels after the first view show it, so its text can go with their part.
-        let apart = columns.iter().position(|&i| (*file, &header[i]) == ("machines.csv", "source"));
+        // A machine's source, price and board power go to a file of their own (one machine a
+        // line, in the machines' order): only the panels after the first view show them, so they
+        // can go with their part.
+        let apart: Vec<usize> = MACHINE_APART
+            .iter()
+            .filter_map(|c| (*file == "machines.csv").then(|| header.iter().position(|h| h == *c)).flatten())
+            .collect();
         let mut sources = String::new();
-        let mut columns = columns;
-        if let Some(at) = apart {
-            columns.remove(at);
-        }
+        let columns: Vec<usize> = columns.into_iter().filter(|i| !apart.contains(i)).collect();
         let head = line(columns.iter().map(|&i| &header[i]).collect());
         // The CPUs no machine names go to a file of their own, which the page fetches on demand.
         let (mut text, mut rest) = (head.clone(), head);
@@ -230,9 +235,13 @@ fn main() {
                     })
                     .collect(),
             );
-            if apart.is_some() {
-                let source = header.iter().position(|h| h == "source").and_then(|i| record.get(i));
-                sources += &line(vec![page_field(file, "source", source.unwrap_or(""))]);
+            if !apart.is_empty() {
+                sources += &line(
+                    apart
+                        .iter()
+                        .map(|&i| page_field(file, &header[i], record.get(i).unwrap_or("")))
+                        .collect(),
+                );
             }
             let id = header.iter().position(|h| h == "id").and_then(|i| record.get(i)).unwrap_or("");
             if *file == "cpus.csv" && !machine_cpus.iter().any(|c| c == id) {
@@ -242,7 +251,7 @@ fn main() {
             }
         }
         std::fs::write(Path::new(&out).join(file), text).expect("write the page's catalog");
-        if apart.is_some() {
+        if !apart.is_empty() {
             std::fs::write(Path::new(&out).join("machine-sources.csv"), sources).expect("write the page's catalog");
         }
         if *file == "cpus.csv" {

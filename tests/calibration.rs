@@ -240,6 +240,60 @@ fn a_cpus_threads_meeting_needs_two_hosts_and_costs_nothing_on_one_thread() {
     assert_eq!(eight.weight, desktop);
 }
 
+/// The CPU's attention over the context: its share of the 16-bit peak is read off the runs at
+/// 4K tokens and deeper once their weights are accounted for, per engine where two hosts ran it
+/// that deep; one host's deep runs leave the prior.
+#[test]
+fn the_cpus_attention_share_is_read_off_deep_runs_of_two_hosts() {
+    use tokbound::scenario::measured_ram::{attention_fit, fit, runs_from, RamSide};
+    let header = "situation,host,query,tg_tok_s,engine,url,source,fitted,why_not_fitted";
+    let row = |host: &str, cpu: &str, threads: u32, ctx: u32| {
+        format!("cpu-only,{host},bw=100&kind=cpu&model=llama-3.1-8b&quant=q4_0&ctx={ctx}&cpu={cpu}&threads={threads},1,llama.cpp,https://example.org/{host},a run,true,")
+    };
+    let rows = |hosts: &[(&str, &str, u32)]| {
+        let lines: Vec<String> = hosts
+            .iter()
+            .flat_map(|(h, cpu, t)| [0, 512, 8192, 16384, 32768].map(|c| row(h, cpu, *t, c)))
+            .collect();
+        let mut runs = runs_from(&format!("{header}\n{}\n", lines.join("\n")), catalog()).unwrap();
+        // Each run measures what a fit with a 4% attention share (and the priors) predicts.
+        let truth = RamSide {
+            attention: vec![("llama.cpp".to_string(), (0.04, 0))],
+            ..RamSide::default()
+        };
+        for r in &mut runs {
+            r.tg_tok_s = r.predict(&truth);
+        }
+        runs
+    };
+    let runs = rows(&[("a", "ryzen-9-7950x", 16), ("b", "epyc-9355", 32)]);
+    assert!(runs.iter().filter(|r| r.deep()).count() == 6, "three deep runs a host");
+    let side = fit(&runs);
+    let (share, n) = side
+        .attention
+        .iter()
+        .find(|(e, _)| e == "llama.cpp")
+        .expect("two hosts ran llama.cpp deep")
+        .1;
+    assert!((share / 0.04 - 1.0).abs() < 0.05, "{share} on {n} runs");
+    assert_eq!(n, 6);
+    for r in &runs {
+        assert!((r.predict(&side) / r.tg_tok_s - 1.0).abs() < 0.05, "{} at {}", r.host, r.context);
+    }
+    // One host's deep runs fit nothing: the prior stands.
+    let one = rows(&[("a", "ryzen-9-7950x", 16)]);
+    assert!(attention_fit(&one, &RamSide::default(), &one).is_empty());
+    assert_eq!(fit(&one).attention_share("llama.cpp"), tokbound::estimator::cpu::ATTENTION_PRIOR);
+    // The shipped calibration carries the fit per engine; an engine without deep runs of its own
+    // (Ollama and llamafile run llama.cpp's CPU kernels) takes llama.cpp's.
+    let cal = tokbound::catalog::calibration();
+    let (llama, llama_runs) = cal.attention_share("llama.cpp");
+    let (ik, ik_runs) = cal.attention_share("ik_llama.cpp");
+    assert!(llama_runs.is_some() && ik_runs.is_some());
+    assert!(llama > 0.0 && llama < ik && ik < 1.0, "{llama} {ik}");
+    assert_eq!(cal.attention_share("ollama"), (llama, llama_runs));
+}
+
 #[test]
 fn layers_in_ram_stream_as_a_cpu_machine_does_and_experts_at_their_own_rate() {
     let cat = catalog();
@@ -300,9 +354,9 @@ fn batched_runs_stay_under_their_ceiling_and_rows_kept_apart_fit_nothing() {
         r.measured_tok_s *= 10.0;
     }
     assert_eq!(batch_fit(&moved), fit);
-    // The shipped calibration carries that fit to the estimator (to its four digits).
+    // The shipped calibration carries that fit to the estimator (to its three digits).
     let shipped = &tokbound::catalog::calibration().batch;
-    let close = |a: (f64, usize), b: (f64, usize)| (a.0 / b.0 - 1.0).abs() < 1e-3 && a.1 == b.1;
+    let close = |a: (f64, usize), b: (f64, usize)| (a.0 / b.0 - 1.0).abs() < 5e-3 && a.1 == b.1;
     assert_eq!(shipped.shares.len(), fit.shares.len());
     for (s, f) in shipped.shares.iter().zip(&fit.shares) {
         assert!(s.0 == f.0 && close(s.1, f.1), "{s:?} {f:?}");

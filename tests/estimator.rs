@@ -569,3 +569,76 @@ fn a_low_bit_format_streams_at_its_fitted_factor_and_says_so() {
     // Bits per weight name no format.
     assert!(!note(&run("hw=rtx-4090&model=llama-3.1-8b&bpw=3.65")));
 }
+
+#[test]
+fn the_cpus_attention_over_a_deep_context_costs_time_where_the_cpu_does_it() {
+    use tokbound::estimator::host_attention_seconds;
+    let arch = |q: &str| {
+        let (s, _) = Scenario::from_query(q);
+        s.resolve(catalog()).unwrap()
+    };
+    // One decode token's attention FLOPs: 2 × 2 × heads × head_dim per key for each of the 32
+    // layers of Llama 3.1 8B (32 heads of 128), at 16,384 keys.
+    let deep = arch("hw=ddr5-6000-2ch&model=llama-3.1-8b&ctx=16384");
+    let host = deep.host.as_ref().expect("a CPU machine names its CPU");
+    let flops = 4.0 * 32.0 * 128.0 * 32.0 * 16384.5;
+    let e = estimate(&deep);
+    let peak_s = host_attention_seconds(&deep, &e.pools);
+    assert!((peak_s * host.attention_peak() / flops - 1.0).abs() < 1e-6, "{peak_s}");
+    // The attention peak: the 16-bit rate of the square root of the 16 cores busy.
+    assert!((host.attention_peak() * 4.0 / host.f16_flops - 1.0).abs() < 1e-12);
+    // The expected figure adds it at the engine's fitted share, says so, and leaves the ceiling
+    // (bytes alone) as it is.
+    let share = tokbound::catalog::calibration().attention_share("llama.cpp").0;
+    assert!((host.attention - share).abs() < 1e-12);
+    let shallow = run("hw=ddr5-6000-2ch&model=llama-3.1-8b&ctx=0");
+    let at_share = peak_s / share;
+    let mut no_attention = deep.clone();
+    no_attention.host.as_mut().unwrap().attention = f64::INFINITY;
+    let without = estimate(&no_attention);
+    assert!((1.0 / e.expected_tok_s - 1.0 / without.expected_tok_s - at_share).abs() < 1e-9);
+    assert_eq!(e.ceiling_tok_s, without.ceiling_tok_s);
+    assert!(e.expected_tok_s < shallow.expected_tok_s);
+    let noted = |e: &Estimate| e.notes.iter().any(|n| matches!(n, Note::CpuAttention { .. }));
+    assert!(noted(&e) && !noted(&shallow));
+    // Another engine reads its own share.
+    let ik = arch("hw=ddr5-6000-2ch&model=llama-3.1-8b&ctx=16384&engine=ik_llama.cpp");
+    assert_eq!(
+        ik.host.as_ref().unwrap().attention,
+        tokbound::catalog::calibration().attention_share("ik_llama.cpp").0
+    );
+    // Half the layers on a GPU leave half the KV cache, and so half the attention, to the CPU.
+    let split = arch("hw=rtx-3060-12g&model=llama-3.1-8b&ctx=16384&gpu_frac=0.5&cpu=ryzen-9-7950x");
+    let se = estimate(&split);
+    let kv_share = se.pools[1].kv_bytes / se.pools.iter().map(|p| p.kv_bytes).sum::<f64>();
+    let split_host = split.host.as_ref().unwrap();
+    assert!((host_attention_seconds(&split, &se.pools) * split_host.attention_peak() / flops - kv_share).abs() < 1e-6);
+    assert!(kv_share > 0.3 && kv_share < 0.7, "{kv_share}");
+    // Each stream of a batch and each verified or drafted token of a speculation pays its own.
+    let parts = tokbound::estimator::batch_parts(&deep, 8).unwrap();
+    assert!((parts.attention_one_s - at_share).abs() < 1e-12 && parts.streams == 8.0);
+    let no_parts = tokbound::estimator::batch_parts(&no_attention, 8).unwrap();
+    assert_eq!(no_parts.attention_one_s, 0.0);
+    let share_b = deep.machine.time.batch_share;
+    assert!(parts.slowdown(share_b) > no_parts.slowdown(share_b));
+    let spec = |mut i: tokbound::estimator::Inputs| {
+        let (s, _) = Scenario::from_query("hw=ddr5-6000-2ch&model=llama-3.1-8b&ctx=16384&draft=llama-3.2-1b");
+        i.speculation = s.resolve(catalog()).unwrap().speculation;
+        estimate(&i).speculative.unwrap()
+    };
+    let (with_a, without_a) = (spec(deep.clone()), spec(no_attention.clone()));
+    let spec_inputs = {
+        let (s, _) = Scenario::from_query("hw=ddr5-6000-2ch&model=llama-3.1-8b&ctx=16384&draft=llama-3.2-1b");
+        s.resolve(catalog()).unwrap()
+    };
+    let sp = spec_inputs.speculation.unwrap();
+    let k = f64::from(sp.k);
+    let draft_share = sp.draft_kv_bytes.unwrap() / e.bytes_per_token.kv;
+    let step = |s: &tokbound::estimator::SpecResult| s.tokens_per_step / s.tok_s;
+    assert!((step(&with_a) - step(&without_a) - at_share * (k + 1.0 + k * draft_share)).abs() < 1e-9);
+    // Routed experts in RAM leave attention on the GPU; a GPU holding everything, likewise.
+    let experts = arch("hw=rtx-4090&model=qwen3-30b-a3b&offload=experts&ctx=16384");
+    assert_eq!(host_attention_seconds(&experts, &estimate(&experts).pools), 0.0);
+    let gpu = arch("hw=rtx-4090&model=llama-3.1-8b&ctx=16384");
+    assert_eq!(host_attention_seconds(&gpu, &estimate(&gpu).pools), 0.0);
+}

@@ -313,6 +313,10 @@ pub struct Calibration {
     /// Seconds per layer per round of a CPU machine's threads meeting
     /// ([`crate::estimator::cpu::sync_rounds`]), fitted on CPU-only runs, with the number of runs.
     pub cpu_sync: Option<(f64, usize)>,
+    /// The share of a CPU's attention peak ([`crate::estimator::HostCpu::attention_peak`]) that
+    /// decode's attention over the context reaches ([`crate::estimator::host_attention_seconds`]),
+    /// per engine with deep runs from two hosts or more, with the number of runs.
+    pub cpu_attention: Vec<(String, (f64, usize))>,
     /// The multiplier on a pass's fixed seconds where its layers are split over several GPUs
     /// ([`TimeModel::split_fixed`]), fitted on the mixed-GPU runs, with the number of runs.
     pub split_fixed: Option<(f64, usize)>,
@@ -331,6 +335,17 @@ pub struct Calibration {
 /// machine's fitted rate.
 pub fn low_bit(format: &str) -> bool {
     ["iq", "tq", "q2_", "q3_"].iter().any(|p| format.starts_with(p))
+}
+
+/// The engine a scenario runs unless it names another (`engine=`), whose runs most fits rest on.
+pub const DEFAULT_ENGINE: &str = "llama.cpp";
+
+/// The figure fitted for `engine` among `fits` (engine, (figure, rows)), else llama.cpp's: the
+/// engines without runs of their own (Ollama, llamafile) run its CPU kernels. `None` without
+/// either.
+pub fn engine_or_llama_cpp(fits: &[(String, (f64, usize))], engine: &str) -> Option<(f64, usize)> {
+    let fit = |e: &str| fits.iter().find(|(g, _)| g == e).map(|(_, f)| *f);
+    fit(engine).or_else(|| fit(DEFAULT_ENGINE))
 }
 
 /// `format`'s factor among fitted `factors` (format, (factor, rows)); 1 for a format without one.
@@ -415,6 +430,12 @@ impl Calibration {
     /// The seconds a CPU machine's layer spends with `threads` threads meeting (0 without a fit).
     pub fn cpu_sync_per_layer(&self, threads: u32) -> f64 {
         self.cpu_sync.map_or(0.0, |(s, _)| s * crate::estimator::cpu::sync_rounds(threads))
+    }
+
+    /// The share of a CPU's attention peak decode's attention reaches under `engine`, and the runs
+    /// it rests on: the engine's own fit, else llama.cpp's, else the prior (`None`).
+    pub fn attention_share(&self, engine: &str) -> (f64, Option<usize>) {
+        engine_or_llama_cpp(&self.cpu_attention, engine).map_or((crate::estimator::cpu::ATTENTION_PRIOR, None), |(a, n)| (a, Some(n)))
     }
 
     /// A CPU machine's own memory streaming multiplier for its CPU `family`, where fitted.
@@ -533,6 +554,7 @@ impl Calibration {
             batch: BatchFit::default(),
             cpu_stream: Vec::new(),
             cpu_sync: None,
+            cpu_attention: Vec::new(),
             formats: Vec::new(),
         }
     }
@@ -622,8 +644,8 @@ impl Calibration {
     }
 
     /// The fit as data/calibration.csv holds it: one line per level and group, coefficients in
-    /// seconds (or multipliers) to four significant digits, far finer than the fit is certain (five cost the page 0.15 KB
-    /// gzipped).
+    /// seconds (or multipliers) to three significant digits, finer than the fit is certain (four
+    /// cost the page 0.14 KB gzipped, five 0.3 KB).
     pub fn to_csv(&self) -> String {
         let mut out = format!("{}\n", CSV_COLUMNS.join(","));
         let mut line = |level: &str, kind: &str, class: Option<Class>, backend: &str, f: &Fitted| {
@@ -636,7 +658,7 @@ impl Calibration {
                 backend.to_string(),
                 f.rows.to_string(),
             ];
-            fields.extend(f.c.iter().chain([&f.band.0, &f.band.1]).map(|v| format!("{v:.3e}")));
+            fields.extend(f.c.iter().chain([&f.band.0, &f.band.1]).map(|v| format!("{v:.2e}")));
             out.push_str(&fields.join(","));
             out.push('\n');
         };
@@ -707,9 +729,12 @@ impl Calibration {
         if let Some((f, rows)) = self.batch.routing {
             line("routing", "", None, "", &single(f, rows));
         }
-        // The weights' streaming factor per format (`format:<id>`).
-        for (format, (f, rows)) in &self.formats {
-            line(&format!("format:{format}"), "", None, "", &single(*f, *rows));
+        // A CPU's attention's share of its peak per engine (`attention:<engine>`), and the
+        // weights' streaming factor per format (`format:<id>`).
+        for (what, fits) in [("attention", &self.cpu_attention), ("format", &self.formats)] {
+            for (key, (f, rows)) in fits {
+                line(&format!("{what}:{key}"), "", None, "", &single(*f, *rows));
+            }
         }
         out
     }

@@ -98,8 +98,10 @@ impl Cpu {
             int8_ops: cycles * self.int8_ops_per_cycle,
             f16_flops: cycles * self.f16_flops_per_cycle,
             threads,
+            cores,
             sockets,
             efficiency,
+            attention: crate::estimator::cpu::ATTENTION_PRIOR,
             numa: numa_factor(sockets, numa_remote),
         }
     }

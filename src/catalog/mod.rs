@@ -33,8 +33,9 @@ pub struct Machine {
     pub tflops_source: String,
     /// The runtime backend people use on it by default (`cuda`, `rocm`, `metal`, …).
     pub backend: String,
-    /// Launch list price in USD, where the machine is one product with one.
-    pub price_usd: Option<f64>,
+    /// Launch list price in USD, where the machine is one product with one: read it with
+    /// [`Machine::price`] (the page keeps a curated machine's apart).
+    price_usd: Option<f64>,
     pub price_source: String,
     /// Share of memory a GPU may use (Apple unified memory); `None` means all of it.
     pub usable_fraction: Option<f64>,
@@ -55,7 +56,8 @@ pub struct Machine {
     pub laptop: bool,
     /// What it draws at most, watts, with its source: a GPU's board power, a SoC's package power
     /// (a CPU machine's comes from its CPU, [`Cpu::tdp_w`]); `None` where the maker states none.
-    pub power_w: Option<f64>,
+    /// Read it with [`Machine::power`] (the page keeps a curated machine's apart).
+    power_w: Option<f64>,
     pub power_source: String,
 }
 
@@ -104,21 +106,56 @@ impl MemoryClass {
     }
 }
 
-/// The curated machines' sources on the page, one a line in their order (build.rs): read only by
-/// the panels after the first view, so the first part does not carry them.
+/// The curated machines' sources, prices and board power on the page, one machine a line in their
+/// order, fields as build.rs's `MACHINE_APART`: read only by the panels after the first view, so
+/// the first part does not carry them.
 #[cfg(target_arch = "wasm32")]
 const MACHINE_SOURCES: &str = include_str!(concat!(env!("OUT_DIR"), "/machine-sources.csv"));
 
 impl Machine {
+    /// On the page, field `field` of a curated machine's line among those kept apart
+    /// ([`MACHINE_SOURCES`]); `None` elsewhere (a long-tail machine, and the CLI, which carry
+    /// their own).
+    #[cfg(target_arch = "wasm32")]
+    fn apart(&self, field: usize) -> Option<&'static str> {
+        static LINES: OnceLock<Vec<&'static str>> = OnceLock::new();
+        if !self.source.is_empty() {
+            return None;
+        }
+        let at = catalog().machines.iter().position(|m| std::ptr::eq(m, self))?;
+        LINES
+            .get_or_init(|| MACHINE_SOURCES.lines().collect())
+            .get(at)?
+            .split('\x1f')
+            .nth(field)
+    }
+
     /// Where its figures come from: its `source`, which on the page a curated machine finds in
     /// the sources kept apart ([`MACHINE_SOURCES`]).
     pub fn source_text(&self) -> &str {
         #[cfg(target_arch = "wasm32")]
-        if self.source.is_empty() {
-            let at = catalog().machines.iter().position(|m| m.id == self.id);
-            return at.and_then(|i| MACHINE_SOURCES.lines().nth(i)).unwrap_or_default();
+        if let Some(s) = self.apart(0) {
+            return s;
         }
         &self.source
+    }
+
+    /// Its launch list price in USD, where it is one product with one.
+    pub fn price(&self) -> Option<f64> {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(p) = self.apart(1) {
+            return crate::text::decimal::parse(p);
+        }
+        self.price_usd
+    }
+
+    /// What it draws at most, watts ([`Machine::power_w`]'s field).
+    pub fn power(&self) -> Option<f64> {
+        #[cfg(target_arch = "wasm32")]
+        if let Some(p) = self.apart(2) {
+            return crate::text::decimal::parse(p);
+        }
+        self.power_w
     }
 
     /// The memory's class (the catalog checks every machine names a known type).
@@ -367,6 +404,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
     let mut ram_by_engine: Vec<(String, crate::calibration::RamFit)> = Vec::new();
     let (mut cpu_compute, mut cpu_stream, mut formats) = (Vec::new(), Vec::new(), Vec::new());
     let (mut numa, mut split_fixed, mut cpu_sync) = (None, None, None);
+    let mut cpu_attention = Vec::new();
     let mut batch = crate::calibration::BatchFit::default();
     for l in lines {
         // The one-figure lines: the figure and the rows it rests on.
@@ -378,6 +416,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
             Some(("stream", f)) => cpu_stream.push((family(f)?, figure)),
             Some(("compute", f)) => cpu_compute.push((family(f)?, figure)),
             Some(("format", f)) => formats.push((f.to_string(), figure)),
+            Some(("attention", engine)) => cpu_attention.push((engine.to_string(), figure)),
             Some(("batch", v)) => {
                 let vendor = crate::calibration::Vendor::parse(v).ok_or_else(|| format!("{}: not a vendor", l.level))?;
                 batch.shares.push((vendor, figure));
@@ -423,6 +462,7 @@ pub fn parse_calibration(text: &str) -> Result<Calibration, String> {
         batch,
         cpu_stream,
         cpu_sync,
+        cpu_attention,
         formats,
     })
 }

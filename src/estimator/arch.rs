@@ -304,6 +304,12 @@ impl Arch {
             .map_or(0.0, |l| l.layers.min(self.layers) as f64 * l.state_elems() * STATE_BYTES)
     }
 
+    /// Attention FLOPs of one decode token at `c` tokens of context: what the prompt's count adds
+    /// for its next token (QKᵀ and AV over every key a layer attends, a linear layer's update).
+    pub fn decode_attention_flops(&self, c: f64) -> f64 {
+        self.attention_flops(c + 1.0) - self.attention_flops(c)
+    }
+
     /// Attention FLOPs for a prompt of `p` tokens, sliding windows and linear layers included.
     pub fn attention_flops(&self, p: f64) -> f64 {
         let p = p.max(0.0);

@@ -47,6 +47,11 @@ impl CpuFamily {
 /// fitted; docs/accuracy.md).
 pub const COMPUTE_EFFICIENCY_PRIOR: f64 = 0.15;
 
+/// The share of a CPU's attention peak ([`HostCpu::attention_peak`]) that decode's attention over
+/// the context reaches where no engine has deep runs from two hosts: a stated prior of 15%, about
+/// what llama.cpp's runs at depth show (ik_llama.cpp's reach several times more; docs/accuracy.md).
+pub const ATTENTION_PRIOR: f64 = 0.15;
+
 /// How fast the share of a run held by another socket streams, relative to the first socket's,
 /// where no multi-socket run was measured: a stated prior of one half (pages live on the node
 /// that first touched them, so that share crosses the socket link). Two sockets then stream at
@@ -65,14 +70,29 @@ pub struct HostCpu {
     /// Peak FLOP/s for 16-bit weights over the threads used.
     pub f16_flops: f64,
     pub threads: u32,
+    /// The cores those threads keep busy over every socket ([`busy_cores`]).
+    pub cores: f64,
     pub sockets: u32,
     /// Share of the peak decode's matrix-vector products reach (fitted per family, else the prior).
     pub efficiency: f64,
+    /// Share of its attention peak ([`HostCpu::attention_peak`]) decode's attention over the
+    /// context reaches on this CPU (fitted per engine, else llama.cpp's, else [`ATTENTION_PRIOR`]).
+    pub attention: f64,
     /// Multiplier on the streaming rate of system RAM for spanning `sockets` (1 on one socket).
     pub numa: f64,
 }
 
 impl HostCpu {
+    /// The FLOP/s decode's attention over the context can reach: the 16-bit rate of √cores of the
+    /// cores busy. A decode token's attention is a few small products per layer (a query against
+    /// each head's keys, then its values), split over the threads head by head and chunk by chunk
+    /// with a barrier after each, so it spreads over more cores less well than the weights'
+    /// long matrix-vector products do: of the powers of the cores tried (1, ¾, ½, ¼), the square
+    /// root predicts the held-out hosts' runs at depth best (docs/accuracy.md).
+    pub fn attention_peak(&self) -> f64 {
+        self.f16_flops / self.cores.max(1.0).sqrt()
+    }
+
     /// The peak operations per second that apply to weights stored at `bpw` bits: the float rate for
     /// 16-bit and wider formats, the integer dot-product rate for quantized ones.
     pub fn peak_ops(&self, bpw: f64) -> f64 {

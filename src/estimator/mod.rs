@@ -190,6 +190,9 @@ pub enum Note {
     /// stream: their time is `factor` times their bytes' (fitted on `runs` runs of it beside other
     /// formats on the same machines).
     FormatStreaming { format: &'static str, factor: f64, runs: usize },
+    /// The CPU's attention over the context takes `time_share` of the expected token's time
+    /// ([`host_attention_seconds`]).
+    CpuAttention { time_share: f64 },
 }
 
 /// What a decode step costs beyond its bytes: the fixed work of one forward pass.
@@ -500,11 +503,7 @@ struct PoolCompute {
 /// CPU ([`HostCpu`]) at its share of peak; `None` where the reader's compute or the parameter
 /// count is unknown. Each pool's share of the arithmetic follows its share of the weights read.
 fn pool_compute(inp: &Inputs, wb: &WeightBytes, p: &PoolRead, weights_read: f64) -> Option<PoolCompute> {
-    let by_host = match inp.machine.kind {
-        Kind::Gpu => p.pool != Pool::Vram,
-        // The scenario gives these a CPU only where the CPU reads their memory.
-        Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
-    };
+    let by_host = read_by_host(inp, p);
     let gpu_flops = peak_flops(inp);
     let (rate, share) = match (&inp.host, by_host) {
         (Some(h), true) => (Some(h.peak_ops(inp.stored_bpw(wb))), h.efficiency),
@@ -524,6 +523,41 @@ fn pool_compute(inp: &Inputs, wb: &WeightBytes, p: &PoolRead, weights_read: f64)
         }
         _ => None,
     }
+}
+
+/// Whether the CPU does the arithmetic on what pool `p` holds: a GPU machine's system RAM and
+/// disk; a CPU machine's own memory, and an Apple or SoC machine's where the scenario gives it a
+/// CPU (only where the CPU reads its memory).
+fn read_by_host(inp: &Inputs, p: &PoolRead) -> bool {
+    match inp.machine.kind {
+        Kind::Gpu => p.pool != Pool::Vram,
+        Kind::Cpu | Kind::Apple | Kind::Soc => inp.host.is_some(),
+    }
+}
+
+/// Seconds per token the CPU's attention over the context takes at its attention peak
+/// ([`HostCpu::attention_peak`]): one decode token's attention FLOPs
+/// ([`arch::Arch::decode_attention_flops`]) in the share of the KV cache the CPU reads (its
+/// layers' share where layers are split; none where routed experts alone are in system RAM, as
+/// attention stays on the GPU). The expected figure adds it at the engine's fitted share of that
+/// peak ([`HostCpu::attention`]); 0 without a host CPU or an architecture.
+pub fn host_attention_seconds(inp: &Inputs, pools: &[PoolRead]) -> f64 {
+    let (Some(h), Some(a)) = (&inp.host, inp.arch()) else {
+        return 0.0;
+    };
+    let kv: f64 = pools.iter().map(|p| p.kv_bytes).sum();
+    let host_kv: f64 = pools.iter().filter(|p| read_by_host(inp, p)).map(|p| p.kv_bytes).sum();
+    if kv > 0.0 {
+        a.decode_attention_flops(inp.context) * host_kv / kv / h.attention_peak()
+    } else {
+        0.0
+    }
+}
+
+/// [`host_attention_seconds`] at the engine's fitted share of the attention peak: what the
+/// expected figure adds for one token (each token of a batch or a verified draft its own).
+fn cpu_attention_seconds(inp: &Inputs, pools: &[PoolRead]) -> f64 {
+    inp.host.as_ref().map_or(0.0, |h| host_attention_seconds(inp, pools) / h.attention)
 }
 
 /// The roofline of one token: what compute allows, and what binds where.
@@ -1269,10 +1303,16 @@ pub fn estimate(inp: &Inputs) -> Estimate {
     let time = &inp.machine.time;
     let mem_s = time.pool_seconds(pools, inp.numa());
     let roofline = roofline(inp, wb, pools, weights_read, &mem_s);
-    let t_expected = roofline.expected_s + time.fixed_seconds(&inp.pass_shape(), inp.devices_used());
+    let attention_s = cpu_attention_seconds(inp, pools);
+    let t_expected = roofline.expected_s + time.fixed_seconds(&inp.pass_shape(), inp.devices_used()) + attention_s;
     let cap = roofline.compute_ceiling_tok_s.map_or(ceiling, |c| c.min(ceiling));
     let expected = if t_expected > 0.0 { (1.0 / t_expected).min(cap) } else { 0.0 };
     let (lo, hi) = time.band;
+    if attention_s > 0.1 * t_expected {
+        notes.push(Note::CpuAttention {
+            time_share: attention_s / t_expected,
+        });
+    }
 
     let needed = wb.stored + kv_total + fixed_overhead(inp);
     let available = inp.capacity_bytes();
@@ -1436,12 +1476,17 @@ pub struct BatchParts {
     pub memory_peak_s: f64,
     pub compute_one_s: f64,
     pub compute_s: f64,
+    /// The CPU's attention over one stream's context at its fitted rate ([`cpu_attention_seconds`]):
+    /// every stream pays its own.
+    pub attention_one_s: f64,
+    pub streams: f64,
 }
 
 impl BatchParts {
     /// The expected step at `share` of peak compute, relative to one stream's.
     pub fn slowdown(&self, share: f64) -> f64 {
-        (self.memory_s + self.compute_s / share) / (self.memory_one_s + self.compute_one_s / share)
+        (self.memory_s + self.compute_s / share + self.streams * self.attention_one_s)
+            / (self.memory_one_s + self.compute_one_s / share + self.attention_one_s)
     }
 }
 
@@ -1477,6 +1522,8 @@ fn parts_of(inp: &Inputs, placed: &Placed, flops: Option<f64>, b: u32) -> Option
         memory_peak_s: memory_seconds(&bound),
         compute_one_s: compute_seconds(flops, wb.active_params, 1.0),
         compute_s: compute_seconds(flops, wb.active_params, n),
+        attention_one_s: cpu_attention_seconds(inp, &one),
+        streams: n,
     })
 }
 
@@ -1555,9 +1602,17 @@ fn speculative_result(
     }
     // The draft lives in the fast pool: its own fixed cost, weights and KV cache per token.
     let bw = inp.fast_bandwidth_gbs() * GB;
+    // Where the CPU does attention, each verified token pays the target's over the context, and
+    // each drafted one the draft's, taken as the target's in the ratio of their KV caches.
+    let attention = cpu_attention_seconds(inp, &placed.pools);
     let t_draft = time
         .own
-        .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw);
+        .seconds(&s.draft_shape, s.draft_bytes / bw, s.draft_kv_bytes.unwrap_or(0.0) / bw)
+        + if *kv > 0.0 {
+            attention * s.draft_kv_bytes.unwrap_or(0.0) / kv
+        } else {
+            0.0
+        };
     // The target verifies k + 1 tokens in one pass, routed as one step's tokens are.
     let verified = routed_tokens(k + 1.0, time.routing_exponent);
     let verify_shape = PassShape {
@@ -1572,7 +1627,8 @@ fn speculative_result(
             &pool_reads(inp, wb, lay, verified, *kv, *kv_total),
             inp.devices_used(),
         )
-        .max(compute_seconds(flops, wb.active_params, k + 1.0));
+        .max(compute_seconds(flops, wb.active_params, k + 1.0))
+        + (k + 1.0) * attention;
     let tok_s = tokens_per_step / (k * t_draft + t_verify);
     SpecResult {
         tok_s,

@@ -142,7 +142,7 @@ fn rated(s: &Scenario, cat: &Catalog, inputs: &Inputs, e: &Estimate) -> Result<(
     };
     for id in s.with_ids() {
         let d = cat.machine(id)?;
-        parts.push((d.name.clone(), d.power_w.ok_or_else(|| no_power(d))?));
+        parts.push((d.name.clone(), d.power().ok_or_else(|| no_power(d))?));
     }
     Ok(total(parts))
 }
@@ -157,7 +157,7 @@ pub fn machine_power(cat: &Catalog, m: &Machine, host: Option<&HostCpu>, e: &Est
             Ok(vec![cpu_power(cat, cpu, m.sockets)?])
         }
         _ => {
-            let mut parts = vec![(m.name.clone(), m.power_w.ok_or_else(|| no_power(m))?)];
+            let mut parts = vec![(m.name.clone(), m.power().ok_or_else(|| no_power(m))?)];
             let reads_ram = e
                 .pools
                 .iter()

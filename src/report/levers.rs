@@ -461,13 +461,7 @@ impl Ctx<'_> {
                     .filter(|o| o.bus_bits == Some(bus) && o.data_rate_mts.is_some_and(|r| r > rate))
                     .min_by(|a, b| a.data_rate_mts.partial_cmp(&b.data_rate_mts).unwrap_or(std::cmp::Ordering::Equal));
                 if let Some(o) = faster {
-                    out.extend(self.lever(
-                        vec![(Key::Hw, o.id.clone())],
-                        format!("a faster speed grade: {}", o.name),
-                        Figure::Expected,
-                        "faster memory modules (and a platform rated for them)".into(),
-                        format!("{:.0}% of this token's time is reading memory", ram_share * 100.0),
-                    ));
+                    out.extend(self.faster_grade(inputs, o, ram_share));
                 }
             }
             // Where system RAM is a small share of the time (the disk binds), its speed is no lever.
@@ -491,6 +485,26 @@ impl Ctx<'_> {
             _ => {}
         }
         out
+    }
+
+    /// The same channels of faster modules (`o`, a CPU machine): the CPU stays the one this
+    /// scenario runs, where the other machine's own would differ.
+    fn faster_grade(&self, inputs: &crate::estimator::Inputs, o: &crate::catalog::Machine, ram_share: f64) -> Option<Lever> {
+        let mut change = vec![(Key::Hw, o.id.clone())];
+        let mut what = "faster memory modules (and a platform rated for them)".to_string();
+        if let (Some(h), false) = (&inputs.host, self.s.has(Key::Cpu)) {
+            if o.cpu.as_deref() != Some(h.id.as_str()) {
+                change.push((Key::Cpu, h.id.clone()));
+                what = format!("faster memory modules with the same CPU ({})", h.name);
+            }
+        }
+        self.lever(
+            change,
+            format!("a faster speed grade: {}", o.name),
+            Figure::Expected,
+            what,
+            format!("{:.0}% of this token's time is reading memory", ram_share * 100.0),
+        )
     }
 
     /// A GPU with twice the bandwidth: no gain where the time goes to system RAM.
@@ -523,7 +537,7 @@ impl Ctx<'_> {
             .cat
             .machine(id)
             .ok()
-            .and_then(|m| m.price_usd)
+            .and_then(|m| m.price())
             .map_or("a second card".to_string(), |p| format!("a second card, ${p:.0} at launch"));
         self.lever(
             vec![(Key::With, id.to_string())],
@@ -540,14 +554,14 @@ impl Ctx<'_> {
     /// The cheapest catalog machine that holds everything in its own memory.
     fn cheapest_machine(&self) -> Option<Lever> {
         let mut best: Option<(f64, &crate::catalog::Machine)> = None;
-        for m in self.cat.machines.iter().filter(|m| m.price_usd.is_some()) {
+        for m in self.cat.machines.iter().filter(|m| m.price().is_some()) {
             let Some(next) = apply(self.s, &[(Key::Hw, m.id.clone())]) else {
                 continue;
             };
             let Ok(i) = next.resolve(self.cat) else { continue };
             let e = estimate(&i);
             let whole = e.fits == Some(true) && e.pools.iter().skip(1).all(|p| p.weight_bytes <= 0.0 || p.pool == Pool::Vram);
-            let price = m.price_usd.unwrap_or(f64::MAX);
+            let price = m.price().unwrap_or(f64::MAX);
             if whole && best.is_none_or(|(p, _)| price < p) {
                 best = Some((price, m));
             }

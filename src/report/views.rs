@@ -136,6 +136,7 @@ fn note_words(note: &Note, naming: Naming) -> String {
         | Note::CalibrationForOtherMachine { .. }
         | Note::LongTail { .. }
         | Note::FormatStreaming { .. }
+        | Note::CpuAttention { .. }
         | Note::Measured { .. } => runtime_note_text(note, naming),
         Note::ArchOverridesParams => "params and active are not used: the architecture keys (hidden, …) give the parameters".into(),
     }
@@ -238,6 +239,11 @@ fn runtime_note_text(note: &Note, naming: Naming) -> String {
         Note::ComputePrior { family } => format!(
             "no measured {family} CPU runs yet: its compute side assumes {:.0}% of the CPU's peak (a stated prior)",
             crate::estimator::cpu::COMPUTE_EFFICIENCY_PRIOR * 100.0
+        ),
+        Note::CpuAttention { time_share } => format!(
+            "the CPU's attention over the context takes {:.0}% of a token's time (its rate fitted per {} on runs 4K tokens deep)",
+            time_share * 100.0,
+            naming.key(Key::Engine)
         ),
         Note::ThreadsBeyondCpu { threads } => {
             format!("more threads than the CPU's {threads} hardware threads: the extra ones add no compute")
@@ -908,7 +914,7 @@ pub fn machine_rows_with(s: &Scenario, cat: &Catalog, resolve: impl Fn(&Scenario
                 spill_fraction: e.spill.as_ref().map_or(0.0, |sp| sp.fraction),
                 bytes_per_token: e.bytes_per_token.total,
                 measured,
-                price_usd: m.price_usd,
+                price_usd: m.price(),
                 meets: target.map(|t| meets(e.fits, e.expected_tok_s, t)),
                 tokens_per_joule: crate::report::energy::machine_power(cat, m, inputs.host.as_ref(), &e)
                     .ok()

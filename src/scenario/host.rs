@@ -71,7 +71,8 @@ impl Scenario {
         let cal = crate::catalog::calibration();
         let (efficiency, compute_runs) = cal.compute_efficiency(cpu.family);
         let (remote, numa_runs) = cal.numa_remote();
-        let host = cpu.host(threads, sockets, efficiency, remote);
+        let mut host = cpu.host(threads, sockets, efficiency, remote);
+        host.attention = cal.attention_share(self.text(Key::Engine).unwrap_or(super::keys::ENGINES[0])).0;
         if assumed {
             r.notes.push(Note::HostAssumed { cpu: cpu.name.clone() });
         }

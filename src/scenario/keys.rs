@@ -171,7 +171,13 @@ pub struct KeySpec {
 }
 
 /// The runtimes `engine=` names; the first is the default.
-pub const ENGINES: &[&str] = &["llama.cpp", "ik_llama.cpp", "llamafile", "ollama", "ktransformers"];
+pub const ENGINES: &[&str] = &[
+    crate::calibration::DEFAULT_ENGINE,
+    "ik_llama.cpp",
+    "llamafile",
+    "ollama",
+    "ktransformers",
+];
 
 /// The views an embed can show (`view=`), in [`View`] order: the one list the link codec, the
 /// page and the docs read.

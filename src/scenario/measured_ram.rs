@@ -11,7 +11,7 @@
 
 use crate::calibration::RamFit;
 use crate::catalog::{csv, Catalog};
-use crate::estimator::cpu::{numa_factor, COMPUTE_EFFICIENCY_PRIOR, NUMA_PRIOR};
+use crate::estimator::cpu::{numa_factor, ATTENTION_PRIOR, COMPUTE_EFFICIENCY_PRIOR, NUMA_PRIOR};
 use crate::estimator::{estimate, host_compute_seconds, CpuFamily};
 use crate::scenario::Scenario;
 
@@ -74,6 +74,9 @@ pub struct RamRun {
     pub ram_peak_s: f64,
     /// Seconds per token the CPU's arithmetic on them takes at its peak (0: no CPU known).
     pub compute_peak_s: f64,
+    /// Seconds per token the CPU's attention over the context takes at its attention peak (0: no
+    /// CPU known, or attention on the GPU: [`crate::estimator::host_attention_seconds`]).
+    pub attention_peak_s: f64,
     /// The CPU's family, where the run names its CPU.
     pub family: Option<CpuFamily>,
     /// Sockets the run spans.
@@ -107,6 +110,9 @@ pub struct RamSide {
     pub families: Vec<(CpuFamily, (f64, usize))>,
     pub compute: Vec<(CpuFamily, (f64, usize))>,
     pub numa: Option<(f64, usize)>,
+    /// The share of the CPU's attention peak its attention over the context reaches, per engine,
+    /// with the runs it rests on ([`attention_fit`]).
+    pub attention: Vec<(String, (f64, usize))>,
     /// Seconds per layer per log2(threads) of a CPU machine's own threads meeting
     /// ([`crate::estimator::cpu::sync_rounds`]), and the runs it rests on; `None`: no such cost.
     pub sync: Option<(f64, usize)>,
@@ -144,6 +150,12 @@ impl RamSide {
     pub fn sync_s(&self) -> f64 {
         self.sync.map_or(0.0, |(s, _)| s)
     }
+
+    /// The share of peak the CPU's attention reaches under `engine`: its own fit, else
+    /// llama.cpp's, else the prior.
+    pub fn attention_share(&self, engine: &str) -> f64 {
+        crate::calibration::engine_or_llama_cpp(&self.attention, engine).map_or(ATTENTION_PRIOR, |(a, _)| a)
+    }
 }
 
 /// A run slower than the memory side's fit predicts by more than this factor is taken as
@@ -153,6 +165,10 @@ const COMPUTE_BOUND_MARGIN: f64 = 1.3;
 /// The deepest context at which a run can show the weights' arithmetic binding: past it, the
 /// attention's own work (not modelled on the CPU side) is mixed in.
 const COMPUTE_FIT_MAX_CONTEXT: f64 = 1024.0;
+
+/// The shallowest context at which a run's time is taken to show the CPU's attention (a deep
+/// run): below it attention is a few percent of a token's time on every CPU measured.
+pub const ATTENTION_FIT_MIN_CONTEXT: f64 = 4096.0;
 
 impl RamRun {
     /// Seconds per token apart from the RAM side's weights, with `sync` seconds per layer per
@@ -173,12 +189,28 @@ impl RamRun {
     }
 
     /// The tok/s the whole fit predicts for this run: the larger of the RAM side's streaming time
-    /// (slowed by spanning sockets) and the CPU's arithmetic at its efficiency.
+    /// (slowed by spanning sockets) and the CPU's arithmetic at its efficiency, then the CPU's
+    /// attention at its engine's share of peak.
     pub fn predict(&self, side: &RamSide) -> f64 {
+        1.0 / (self.weights_seconds(side) + self.attention_s(side))
+    }
+
+    /// Seconds per token the fit predicts apart from the CPU's attention.
+    fn weights_seconds(&self, side: &RamSide) -> f64 {
         let remote = side.numa.map_or(NUMA_PRIOR, |(r, _)| r);
         let memory = side.multiplier_for(self) * self.ram_peak_s / numa_factor(self.sockets, remote);
         let compute = self.compute_peak_s / side.efficiency(self.family);
-        1.0 / (self.rest(side.sync_s()) + memory.max(compute))
+        self.rest(side.sync_s()) + memory.max(compute)
+    }
+
+    /// Seconds per token of the CPU's attention at `side`'s share for this run's engine.
+    fn attention_s(&self, side: &RamSide) -> f64 {
+        self.attention_peak_s / side.attention_share(&self.engine)
+    }
+
+    /// Deep enough for its time to show the CPU's attention ([`ATTENTION_FIT_MIN_CONTEXT`]).
+    pub fn deep(&self) -> bool {
+        self.attention_peak_s > 0.0 && self.context >= ATTENTION_FIT_MIN_CONTEXT
     }
 
     /// The compute efficiency this run shows if its arithmetic sets its time.
@@ -251,6 +283,7 @@ pub fn runs_from(text: &str, cat: &Catalog) -> Result<Vec<RamRun>, String> {
                 .step_seconds(&inputs.pass_shape(), &e.pools, inputs.devices_used()),
             ram_peak_s,
             compute_peak_s: host_compute_seconds(&inputs, &e),
+            attention_peak_s: crate::estimator::host_attention_seconds(&inputs, &e.pools),
             family: inputs.host.as_ref().map(|h| h.family),
             sockets: inputs.host.as_ref().map_or(1, |h| h.sockets),
             context: inputs.context,
@@ -293,6 +326,8 @@ pub fn full_fit(cat: &Catalog) -> Result<crate::calibration::Calibration, String
     let runs = runs(cat).map_err(|e| format!("data/measured-ram.csv: {e}"))?;
     let side = fit(&runs);
     let sync = side.sync_s();
+    let runs = bake(&runs, &side);
+    cal.cpu_attention = side.attention;
     cal.ram = side.ram;
     cal.cpu_compute = side.compute;
     cal.numa = side.numa;
@@ -324,6 +359,72 @@ const SYNC_STEP_S: f64 = 5e-6;
 /// run of its engine. It needs CPU-only runs on several threads from two hosts or more; without
 /// them there is none.
 pub fn fit(runs: &[RamRun]) -> RamSide {
+    // First without the deep runs (the shallower ones' attention at the prior share, a few
+    // percent of their time), then each engine's attention on the deep runs, then everything
+    // with each run's attention at its engine's share counted as known time.
+    let shallow: Vec<RamRun> = runs.iter().filter(|r| !r.deep()).cloned().collect();
+    let first = fit_side(&bake(&shallow, &RamSide::default()));
+    let attention = attention_fit(runs, &first, &shallow);
+    let known = RamSide {
+        attention,
+        ..RamSide::default()
+    };
+    let mut side = fit_side(&bake(runs, &known));
+    side.attention = known.attention;
+    side
+}
+
+/// `runs` with each run's attention at `side`'s share moved into the time it does not fit
+/// (`rest_s`), so that a fit over them needs no share of its own.
+pub fn bake(runs: &[RamRun], side: &RamSide) -> Vec<RamRun> {
+    runs.iter()
+        .map(|r| RamRun {
+            rest_s: r.rest_s + r.attention_s(side),
+            attention_peak_s: 0.0,
+            ..r.clone()
+        })
+        .collect()
+}
+
+/// The share of peak the CPU's attention reaches, fitted on the deep fitted runs
+/// ([`RamRun::deep`]): each run's time beyond what `first` (fitted without them) predicts for its
+/// weights is its attention, and its attention's seconds at peak over that is the share it shows
+/// (1 where it shows none). The share is the median over hosts, per engine where the engine's
+/// deep runs come from two hosts or more.
+pub fn attention_fit(runs: &[RamRun], first: &RamSide, shallow: &[RamRun]) -> Vec<(String, (f64, usize))> {
+    let deep: Vec<&RamRun> = runs.iter().filter(|r| r.deep() && (r.fitted || r.family.is_some())).collect();
+    let mut sides: Vec<(&str, RamSide)> = Vec::new();
+    for r in &deep {
+        if !sides.iter().any(|(e, _)| *e == r.engine) {
+            sides.push((r.engine.as_str(), with_engine(first.clone(), shallow, &r.engine)));
+        }
+    }
+    let shown = |r: &RamRun| {
+        let side = &sides.iter().find(|(e, _)| *e == r.engine)?.1;
+        let t = 1.0 / r.tg_tok_s - r.weights_seconds(side);
+        Some(if t > 0.0 { (r.attention_peak_s / t).min(1.0) } else { 1.0 })
+    };
+    let mut engines: Vec<&str> = Vec::new();
+    for r in &deep {
+        if !engines.contains(&r.engine.as_str()) {
+            engines.push(&r.engine);
+        }
+    }
+    engines
+        .into_iter()
+        .filter_map(|e| {
+            let mine = deep.iter().copied().filter(|r| r.engine == e);
+            (host_count(mine.clone()) >= 2)
+                .then(|| host_median(mine, shown))
+                .flatten()
+                .map(|a| (e.to_string(), a))
+        })
+        .collect()
+}
+
+/// The RAM side's fit over runs whose attention is known time ([`bake`]): the synchronisation
+/// cost in [`SYNC_GRID`] whose fit predicts the CPU-only runs best.
+fn fit_side(runs: &[RamRun]) -> RamSide {
     let threaded = runs
         .iter()
         .filter(|r| r.fitted && r.situation == Situation::CpuOnly && r.sync_units > 0.0);
@@ -436,6 +537,7 @@ pub fn fit_at(runs: &[RamRun], sync: f64) -> RamSide {
         families,
         compute,
         numa: None,
+        attention: Vec::new(),
         sync: None,
     };
     side.numa = host_median(runs.iter().filter(|r| r.fitted && r.sockets > 1), |r| {
@@ -452,7 +554,8 @@ pub fn fit_at(runs: &[RamRun], sync: f64) -> RamSide {
 /// so that one host's runs cannot set an engine's rate. The synchronisation is the fit's over
 /// every engine ([`fit`]).
 pub fn engine_fit(runs: &[RamRun], engine: &str) -> RamFit {
-    engine_fit_at(runs, engine, fit(runs).sync_s())
+    let side = fit(runs);
+    engine_fit_at(&bake(runs, &side), engine, side.sync_s())
 }
 
 /// [`engine_fit`] with `sync` seconds per layer per log2(threads) of synchronisation.
@@ -482,7 +585,9 @@ fn with_engine(mut side: RamSide, runs: &[RamRun], engine: &str) -> RamSide {
 /// What the estimator reads a run of `engine` with: the fit over every engine, its streaming
 /// multipliers those of the engine's own runs where they stand on two hosts ([`engine_fit`]).
 pub fn side_for(runs: &[RamRun], engine: &str) -> RamSide {
-    with_engine(fit(runs), runs, engine)
+    let side = fit(runs);
+    let known = bake(runs, &side);
+    with_engine(side, &known, engine)
 }
 
 /// Each fitted run of `situation` with its |ln(expected ÷ measured)|, its host held out of the fit
@@ -495,7 +600,9 @@ pub fn leave_one_host_out(runs: &[RamRun], situation: Situation) -> Vec<(&RamRun
         .map(|r| {
             if !fits.iter().any(|(h, _, _)| *h == r.host) {
                 let others: Vec<RamRun> = runs.iter().filter(|o| o.host != r.host).cloned().collect();
-                fits.push((r.host.as_str(), fit(&others), others));
+                let side = fit(&others);
+                let known = bake(&others, &side);
+                fits.push((r.host.as_str(), side, known));
             }
             let (_, side, others) = fits.iter().find(|(h, _, _)| *h == r.host).expect("fitted above");
             let side = with_engine(side.clone(), others, &r.engine);

@@ -532,12 +532,12 @@ fn catalog_json() -> ExitCode {
             "backend": m.backend,
             "memory_type": m.memory_type,
             "memory_class": m.memory_class().label(),
-            "price_usd": m.price_usd,
+            "price_usd": m.price(),
             "price_source": m.price_source,
             "cpu": m.cpu,
             "sockets": m.sockets,
             "source": m.source,
-            "power_w": m.power_w,
+            "power_w": m.power(),
             "power_source": m.power_source,
         })).collect::<Vec<_>>(),
         "cpus": cat.cpus.iter().map(|c| serde_json::json!({
@@ -791,7 +791,8 @@ fn kept_apart_line(label: &str, scored: &[(&tokbound::scenario::scored::ScoredRu
     }
 }
 
-/// A CPU machine's streaming rate per CPU family and its threads' meeting, as fitted.
+/// A CPU machine's streaming rate per CPU family, its threads' meeting and its attention over the
+/// context, as fitted.
 fn cpu_machine_lines(cal: &tokbound::calibration::Calibration) {
     if !cal.cpu_stream.is_empty() {
         let families: Vec<String> = cal
@@ -811,6 +812,19 @@ fn cpu_machine_lines(cal: &tokbound::calibration::Calibration) {
         )),
         None => out("  a CPU machine's threads meeting: not fitted (no cost)"),
     }
+    let shares: Vec<String> = cal
+        .cpu_attention
+        .iter()
+        .map(|(e, (a, n))| format!("{e} {:.1}% ({n} runs)", a * 100.0))
+        .collect();
+    outf(format_args!(
+        "  the CPU's attention over the context reaches of its attention peak (the 16-bit rate of the square root of its busy cores): {}",
+        if shares.is_empty() {
+            format!("{:.0}% (prior)", tokbound::estimator::cpu::ATTENTION_PRIOR * 100.0)
+        } else {
+            shares.join(", ")
+        }
+    ));
 }
 
 /// One line per situation of data/measured-ram.csv: `CPU-only N rows: median X, p90 Y`, each run's
@@ -864,8 +878,12 @@ fn ram_accuracy() {
         )),
     }
     // The runs kept out of the fit, scored against it for what they show.
-    let mut hosts: Vec<&str> = runs.iter().filter(|r| !r.fitted).map(|r| r.host.as_str()).collect();
-    hosts.dedup();
+    let mut hosts: Vec<&str> = Vec::new();
+    for r in runs.iter().filter(|r| !r.fitted) {
+        if !hosts.contains(&r.host.as_str()) {
+            hosts.push(&r.host);
+        }
+    }
     let mut sides: Vec<(&str, measured_ram::RamSide)> = Vec::new();
     for r in runs.iter().filter(|r| !r.fitted) {
         if !sides.iter().any(|(e, _)| *e == r.engine) {
