@@ -491,18 +491,18 @@ impl Ctx<'_> {
     /// scenario runs, where the other machine's own would differ.
     fn faster_grade(&self, inputs: &crate::estimator::Inputs, o: &crate::catalog::Machine, ram_share: f64) -> Option<Lever> {
         let mut change = vec![(Key::Hw, o.id.clone())];
-        let mut what = "faster memory modules (and a platform rated for them)".to_string();
+        let mut what = "faster memory modules (and a platform rated for them)";
         if let (Some(h), false) = (&inputs.host, self.s.has(Key::Cpu)) {
             if o.cpu.as_deref() != Some(h.id.as_str()) {
                 change.push((Key::Cpu, h.id.clone()));
-                what = format!("faster memory modules with the same CPU ({})", h.name);
+                what = "faster memory modules on the same CPU";
             }
         }
         self.lever(
             change,
             format!("a faster speed grade: {}", o.name),
             Figure::Expected,
-            what,
+            what.into(),
             format!("{:.0}% of this token's time is reading memory", ram_share * 100.0),
         )
     }

@@ -241,9 +241,8 @@ fn runtime_note_text(note: &Note, naming: Naming) -> String {
             crate::estimator::cpu::COMPUTE_EFFICIENCY_PRIOR * 100.0
         ),
         Note::CpuAttention { time_share } => format!(
-            "the CPU's attention over the context takes {:.0}% of a token's time (its rate fitted per {} on runs 4K tokens deep)",
-            time_share * 100.0,
-            naming.key(Key::Engine)
+            "the CPU's attention over the context takes {:.0}% of a token's time (its rate fitted per engine on runs 4K tokens deep)",
+            time_share * 100.0
         ),
         Note::ThreadsBeyondCpu { threads } => {
             format!("more threads than the CPU's {threads} hardware threads: the extra ones add no compute")
