@@ -386,11 +386,12 @@ pub fn bake(runs: &[RamRun], side: &RamSide) -> Vec<RamRun> {
         .collect()
 }
 
-/// The share of peak the CPU's attention reaches, fitted on the deep fitted runs
-/// ([`RamRun::deep`]): each run's time beyond what `first` (fitted without them) predicts for its
-/// weights is its attention, and its attention's seconds at peak over that is the share it shows
-/// (1 where it shows none). The share is the median over hosts, per engine where the engine's
-/// deep runs come from two hosts or more.
+/// The share of peak the CPU's attention reaches, fitted on the deep runs ([`RamRun::deep`])
+/// that are fitted or name their CPU (at depth the attention outweighs what an unknown memory
+/// configuration could move): each run's time beyond what `first` (fitted without them) predicts
+/// for its weights is its attention, and its attention's seconds at peak over that is the share it
+/// shows (1 where it shows none). The share is the median over hosts, per engine where the
+/// engine's deep runs come from two hosts or more.
 pub fn attention_fit(runs: &[RamRun], first: &RamSide, shallow: &[RamRun]) -> Vec<(String, (f64, usize))> {
     let deep: Vec<&RamRun> = runs.iter().filter(|r| r.deep() && (r.fitted || r.family.is_some())).collect();
     let mut sides: Vec<(&str, RamSide)> = Vec::new();
@@ -404,15 +405,9 @@ pub fn attention_fit(runs: &[RamRun], first: &RamSide, shallow: &[RamRun]) -> Ve
         let t = 1.0 / r.tg_tok_s - r.weights_seconds(side);
         Some(if t > 0.0 { (r.attention_peak_s / t).min(1.0) } else { 1.0 })
     };
-    let mut engines: Vec<&str> = Vec::new();
-    for r in &deep {
-        if !engines.contains(&r.engine.as_str()) {
-            engines.push(&r.engine);
-        }
-    }
-    engines
-        .into_iter()
-        .filter_map(|e| {
+    sides
+        .iter()
+        .filter_map(|&(e, _)| {
             let mine = deep.iter().copied().filter(|r| r.engine == e);
             (host_count(mine.clone()) >= 2)
                 .then(|| host_median(mine, shown))
